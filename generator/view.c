@@ -168,6 +168,31 @@ static char *wrapped_prototype(const struct model_function *f) {
   return out;
 }
 
+/* The prototype of the function that records a call of f: static, named
+ * <backend>_traced_<name>, with the real function and the wrapper's caller ahead of f's
+ * own params. */
+static char *traced_prototype(const char *backend, const struct model_function *f) {
+  /* The name followed by its params: it may also start the result type's name
+   * (curl_version_info_data *curl_version_info(CURLversion)). */
+  const char *open = strstr(f->prototype, f->name);
+  while (open && open[strlen(f->name)] != '(')
+    open = strstr(open + 1, f->name);
+  if (!open)
+    return NULL;
+  char *head = xasprintf("static %.*s%s_traced_%s", (int)(open - f->prototype), f->prototype,
+                         backend, f->name);
+  const char *params = open + strlen(f->name) + 1;
+  const char *close = strrchr(params, ')');
+  size_t len = close ? (size_t)(close - params) : strlen(params);
+  bool none = len == 0 || (len == 4 && strncmp(params, "void", 4) == 0);
+  char *list = xasprintf("%s_%s_fn *tracer_real, const void *tracer_caller%s%.*s", backend,
+                         f->name, none ? "" : ", ", none ? 0 : (int)len, params);
+  char *out = wrap_list(head, list, close ? close + 1 : "", 0);
+  free(head);
+  free(list);
+  return out;
+}
+
 static const struct model_param *param_named(const struct model_function *f, const char *name,
                                              size_t len) {
   for (size_t i = 0; i < f->params.len; i++) {
@@ -402,6 +427,12 @@ static struct tree *build_function(struct view *v, const struct model_function *
   char *wrapped = wrapped_prototype(f);
   tree_set_string(fn, "prototype_wrapped", wrapped);
   free(wrapped);
+  char *traced = traced_prototype(b, f);
+  if (!traced)
+    v->status = diag_error_at(v->d, v->s->path, 0, 0, "cannot find %s in its prototype: %s",
+                              f->name, f->prototype);
+  tree_set_string(fn, "traced_prototype", traced ? traced : "");
+  free(traced);
   tree_set(fn, "args_type", tree_stringf("%s_%s_args", b, f->name));
   tree_set(fn, "fn_type", tree_stringf("%s_%s_fn", b, f->name));
   bool returns = f->result->kind != MODEL_KIND_VOID;
@@ -437,6 +468,14 @@ static struct tree *build_function(struct view *v, const struct model_function *
   char *direct_call = wrap_list(returns ? "return tracer_real" : "tracer_real", direct.data, ";", 4);
   tree_set_string(fn, "direct_call", direct_call);
   free(direct_call);
+  char *traced_head = xasprintf("%s%s_traced_%s", returns ? "return " : "", b, f->name);
+  char *traced_args = xasprintf("tracer_real, __builtin_return_address(0)%s%s",
+                                direct.len ? ", " : "", direct.len ? direct.data : "");
+  char *traced_call = wrap_list(traced_head, traced_args, ";", 2);
+  tree_set_string(fn, "traced_call", traced_call);
+  free(traced_head);
+  free(traced_args);
+  free(traced_call);
   strbuf_free(&direct);
   tree_set_string(fn, "call_args", call.data);
   char *real_call = wrap_list(returns ? "tracer_args.tracer_result = tracer_real" : "tracer_real",
@@ -462,9 +501,16 @@ static struct tree *build_function(struct view *v, const struct model_function *
   if (c)
     build_command(v, f, c, fn);
   view_recording_function(v->s, f, fn);
+  bool counted = matches(&v->s->trace.counted, f->name);
+  if (counted && (before || after || c || slot))
+    v->status = diag_error_at(v->d, v->s->path, v->s->trace.loc.line, v->s->trace.loc.column,
+                              "trace.counted: %s has hooks, a command or a status param, which "
+                              "counted calls do not run: take it out of trace.counted",
+                              f->name);
   /* Minimal mode needs no args struct when no hook reads one: its own shorter path. */
   if (!before && !after && !c && !slot) {
     struct tree *lean = tree_set(fn, "lean", tree_map());
+    tree_set_bool(lean, "counted", counted);
     char *call_lean = wrap_list(returns ? "tracer_result = tracer_real" : "tracer_real",
                                 tree_get(fn, "direct_args")->string, ";", 4);
     tree_set_string(lean, "call", call_lean);
@@ -614,6 +660,7 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   check_patterns(&v, &s->trace.before, "trace.before");
   check_patterns(&v, &s->trace.after, "trace.after");
   check_patterns(&v, &s->trace.exclude, "trace.exclude");
+  check_patterns(&v, &s->trace.counted, "trace.counted");
   if (view_recording_root(m, s, root, d))
     v.status = -1;
   for (size_t i = 0; i < s->trace.commands.len; i++) {

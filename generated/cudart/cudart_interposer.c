@@ -659,18 +659,17 @@ __attribute__((constructor)) static void cudart_resolve_loaded(void) {
     tracer_code_of((const void *)cudart_real.cudaDeviceReset, &cudart_library_code);
 }
 
-/* cudaDeviceReset: cuda_runtime_api.h */
-cudaError_t cudaDeviceReset(void) {
-  cudart_cudaDeviceReset_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceReset, __ATOMIC_ACQUIRE);
+/* cudaDeviceReset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *tracer_real,
+                                                 const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceReset_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceReset", (void **)&cudart_real.cudaDeviceReset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) &&
@@ -715,18 +714,31 @@ cudaError_t cudaDeviceReset(void) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceSynchronize: cuda_runtime_api.h */
-cudaError_t cudaDeviceSynchronize(void) {
-  cudart_cudaDeviceSynchronize_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceSynchronize, __ATOMIC_ACQUIRE);
+/* cudaDeviceReset: cuda_runtime_api.h */
+cudaError_t cudaDeviceReset(void) {
+  cudart_cudaDeviceReset_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceReset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real();
+  }
+  return cudart_traced_cudaDeviceReset(tracer_real, __builtin_return_address(0));
+}
+
+/* cudaDeviceSynchronize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchronize_fn *tracer_real,
+                                                       const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSynchronize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSynchronize", (void **)&cudart_real.cudaDeviceSynchronize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) &&
@@ -771,18 +783,32 @@ cudaError_t cudaDeviceSynchronize(void) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceSetLimit: cuda_runtime_api.h */
-cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
-  cudart_cudaDeviceSetLimit_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceSetLimit, __ATOMIC_ACQUIRE);
+/* cudaDeviceSynchronize: cuda_runtime_api.h */
+cudaError_t cudaDeviceSynchronize(void) {
+  cudart_cudaDeviceSynchronize_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceSynchronize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real();
+  }
+  return cudart_traced_cudaDeviceSynchronize(tracer_real, __builtin_return_address(0));
+}
+
+/* cudaDeviceSetLimit, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn *tracer_real,
+                                                    const void *tracer_caller, enum cudaLimit limit,
+                                                    size_t value) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSetLimit_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetLimit", (void **)&cudart_real.cudaDeviceSetLimit);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(limit, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) &&
@@ -831,18 +857,32 @@ cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetLimit: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
-  cudart_cudaDeviceGetLimit_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetLimit, __ATOMIC_ACQUIRE);
+/* cudaDeviceSetLimit: cuda_runtime_api.h */
+cudaError_t cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
+  cudart_cudaDeviceSetLimit_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceSetLimit, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(limit, value);
+  }
+  return cudart_traced_cudaDeviceSetLimit(tracer_real, __builtin_return_address(0), limit, value);
+}
+
+/* cudaDeviceGetLimit, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn *tracer_real,
+                                                    const void *tracer_caller, size_t *pValue,
+                                                    enum cudaLimit limit) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetLimit_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetLimit", (void **)&cudart_real.cudaDeviceGetLimit);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) &&
@@ -892,20 +932,34 @@ cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetTexture1DLinearMaxWidth: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
-                                                 const struct cudaChannelFormatDesc *fmtDesc,
-                                                 int device) {
-  cudart_cudaDeviceGetTexture1DLinearMaxWidth_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetTexture1DLinearMaxWidth, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetLimit: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetLimit(size_t *pValue, enum cudaLimit limit) {
+  cudart_cudaDeviceGetLimit_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetLimit, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pValue, limit);
+  }
+  return cudart_traced_cudaDeviceGetLimit(tracer_real, __builtin_return_address(0), pValue, limit);
+}
+
+/* cudaDeviceGetTexture1DLinearMaxWidth, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetTexture1DLinearMaxWidth(cudart_cudaDeviceGetTexture1DLinearMaxWidth_fn *tracer_real,
+                                                                      const void *tracer_caller,
+                                                                      size_t *maxWidthInElements,
+                                                                      const struct cudaChannelFormatDesc *fmtDesc,
+                                                                      int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetTexture1DLinearMaxWidth_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetTexture1DLinearMaxWidth", (void **)&cudart_real.cudaDeviceGetTexture1DLinearMaxWidth);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(maxWidthInElements, fmtDesc, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) &&
@@ -958,18 +1012,36 @@ cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetCacheConfig: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig) {
-  cudart_cudaDeviceGetCacheConfig_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetCacheConfig, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetTexture1DLinearMaxWidth: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetTexture1DLinearMaxWidth(size_t *maxWidthInElements,
+                                                 const struct cudaChannelFormatDesc *fmtDesc,
+                                                 int device) {
+  cudart_cudaDeviceGetTexture1DLinearMaxWidth_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetTexture1DLinearMaxWidth, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(maxWidthInElements, fmtDesc, device);
+  }
+  return cudart_traced_cudaDeviceGetTexture1DLinearMaxWidth(tracer_real,
+                                                            __builtin_return_address(0),
+                                                            maxWidthInElements, fmtDesc, device);
+}
+
+/* cudaDeviceGetCacheConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCacheConfig_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          enum cudaFuncCache *pCacheConfig) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetCacheConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetCacheConfig", (void **)&cudart_real.cudaDeviceGetCacheConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) &&
@@ -1017,18 +1089,34 @@ cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetStreamPriorityRange: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) {
-  cudart_cudaDeviceGetStreamPriorityRange_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetStreamPriorityRange, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetCacheConfig: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetCacheConfig(enum cudaFuncCache *pCacheConfig) {
+  cudart_cudaDeviceGetCacheConfig_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetCacheConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pCacheConfig);
+  }
+  return cudart_traced_cudaDeviceGetCacheConfig(tracer_real, __builtin_return_address(0),
+                                                pCacheConfig);
+}
+
+/* cudaDeviceGetStreamPriorityRange, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetStreamPriorityRange(cudart_cudaDeviceGetStreamPriorityRange_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  int *leastPriority,
+                                                                  int *greatestPriority) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetStreamPriorityRange_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetStreamPriorityRange", (void **)&cudart_real.cudaDeviceGetStreamPriorityRange);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) &&
@@ -1079,18 +1167,33 @@ cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPr
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceSetCacheConfig: cuda_runtime_api.h */
-cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
-  cudart_cudaDeviceSetCacheConfig_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceSetCacheConfig, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetStreamPriorityRange: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) {
+  cudart_cudaDeviceGetStreamPriorityRange_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetStreamPriorityRange, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(leastPriority, greatestPriority);
+  }
+  return cudart_traced_cudaDeviceGetStreamPriorityRange(tracer_real, __builtin_return_address(0),
+                                                        leastPriority, greatestPriority);
+}
+
+/* cudaDeviceSetCacheConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCacheConfig_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          enum cudaFuncCache cacheConfig) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSetCacheConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetCacheConfig", (void **)&cudart_real.cudaDeviceSetCacheConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) &&
@@ -1137,18 +1240,33 @@ cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetByPCIBusId: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
-  cudart_cudaDeviceGetByPCIBusId_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetByPCIBusId, __ATOMIC_ACQUIRE);
+/* cudaDeviceSetCacheConfig: cuda_runtime_api.h */
+cudaError_t cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {
+  cudart_cudaDeviceSetCacheConfig_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceSetCacheConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(cacheConfig);
+  }
+  return cudart_traced_cudaDeviceSetCacheConfig(tracer_real, __builtin_return_address(0),
+                                                cacheConfig);
+}
+
+/* cudaDeviceGetByPCIBusId, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByPCIBusId_fn *tracer_real,
+                                                         const void *tracer_caller, int *device,
+                                                         const char *pciBusId) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetByPCIBusId_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetByPCIBusId", (void **)&cudart_real.cudaDeviceGetByPCIBusId);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) &&
@@ -1198,18 +1316,33 @@ cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetPCIBusId: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
-  cudart_cudaDeviceGetPCIBusId_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetPCIBusId, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetByPCIBusId: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetByPCIBusId(int *device, const char *pciBusId) {
+  cudart_cudaDeviceGetByPCIBusId_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetByPCIBusId, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device, pciBusId);
+  }
+  return cudart_traced_cudaDeviceGetByPCIBusId(tracer_real, __builtin_return_address(0), device,
+                                               pciBusId);
+}
+
+/* cudaDeviceGetPCIBusId, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBusId_fn *tracer_real,
+                                                       const void *tracer_caller, char *pciBusId,
+                                                       int len, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetPCIBusId_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetPCIBusId", (void **)&cudart_real.cudaDeviceGetPCIBusId);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) &&
@@ -1261,18 +1394,34 @@ cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   return tracer_args.tracer_result;
 }
 
-/* cudaIpcGetEventHandle: cuda_runtime_api.h */
-cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event) {
-  cudart_cudaIpcGetEventHandle_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaIpcGetEventHandle, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetPCIBusId: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetPCIBusId(char *pciBusId, int len, int device) {
+  cudart_cudaDeviceGetPCIBusId_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetPCIBusId, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pciBusId, len, device);
+  }
+  return cudart_traced_cudaDeviceGetPCIBusId(tracer_real, __builtin_return_address(0), pciBusId,
+                                             len, device);
+}
+
+/* cudaIpcGetEventHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHandle_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cudaIpcEventHandle_t *handle,
+                                                       cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaIpcGetEventHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcGetEventHandle", (void **)&cudart_real.cudaIpcGetEventHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) &&
@@ -1321,18 +1470,34 @@ cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t even
   return tracer_args.tracer_result;
 }
 
-/* cudaIpcOpenEventHandle: cuda_runtime_api.h */
-cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle) {
-  cudart_cudaIpcOpenEventHandle_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaIpcOpenEventHandle, __ATOMIC_ACQUIRE);
+/* cudaIpcGetEventHandle: cuda_runtime_api.h */
+cudaError_t cudaIpcGetEventHandle(cudaIpcEventHandle_t *handle, cudaEvent_t event) {
+  cudart_cudaIpcGetEventHandle_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaIpcGetEventHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(handle, event);
+  }
+  return cudart_traced_cudaIpcGetEventHandle(tracer_real, __builtin_return_address(0), handle,
+                                             event);
+}
+
+/* cudaIpcOpenEventHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventHandle_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cudaEvent_t *event,
+                                                        cudaIpcEventHandle_t handle) {
   if (!tracer_real)
     tracer_real = (cudart_cudaIpcOpenEventHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcOpenEventHandle", (void **)&cudart_real.cudaIpcOpenEventHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) &&
@@ -1381,18 +1546,33 @@ cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t hand
   return tracer_args.tracer_result;
 }
 
-/* cudaIpcGetMemHandle: cuda_runtime_api.h */
-cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr) {
-  cudart_cudaIpcGetMemHandle_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaIpcGetMemHandle, __ATOMIC_ACQUIRE);
+/* cudaIpcOpenEventHandle: cuda_runtime_api.h */
+cudaError_t cudaIpcOpenEventHandle(cudaEvent_t *event, cudaIpcEventHandle_t handle) {
+  cudart_cudaIpcOpenEventHandle_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaIpcOpenEventHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(event, handle);
+  }
+  return cudart_traced_cudaIpcOpenEventHandle(tracer_real, __builtin_return_address(0), event,
+                                              handle);
+}
+
+/* cudaIpcGetMemHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     cudaIpcMemHandle_t *handle, void *devPtr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaIpcGetMemHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcGetMemHandle", (void **)&cudart_real.cudaIpcGetMemHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) &&
@@ -1441,18 +1621,32 @@ cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr) {
   return tracer_args.tracer_result;
 }
 
-/* cudaIpcOpenMemHandle: cuda_runtime_api.h */
-cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags) {
-  cudart_cudaIpcOpenMemHandle_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaIpcOpenMemHandle, __ATOMIC_ACQUIRE);
+/* cudaIpcGetMemHandle: cuda_runtime_api.h */
+cudaError_t cudaIpcGetMemHandle(cudaIpcMemHandle_t *handle, void *devPtr) {
+  cudart_cudaIpcGetMemHandle_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaIpcGetMemHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(handle, devPtr);
+  }
+  return cudart_traced_cudaIpcGetMemHandle(tracer_real, __builtin_return_address(0), handle, devPtr);
+}
+
+/* cudaIpcOpenMemHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandle_fn *tracer_real,
+                                                      const void *tracer_caller, void **devPtr,
+                                                      cudaIpcMemHandle_t handle, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaIpcOpenMemHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcOpenMemHandle", (void **)&cudart_real.cudaIpcOpenMemHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) &&
@@ -1503,18 +1697,32 @@ cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsig
   return tracer_args.tracer_result;
 }
 
-/* cudaIpcCloseMemHandle: cuda_runtime_api.h */
-cudaError_t cudaIpcCloseMemHandle(void *devPtr) {
-  cudart_cudaIpcCloseMemHandle_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaIpcCloseMemHandle, __ATOMIC_ACQUIRE);
+/* cudaIpcOpenMemHandle: cuda_runtime_api.h */
+cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsigned int flags) {
+  cudart_cudaIpcOpenMemHandle_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaIpcOpenMemHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, handle, flags);
+  }
+  return cudart_traced_cudaIpcOpenMemHandle(tracer_real, __builtin_return_address(0), devPtr,
+                                            handle, flags);
+}
+
+/* cudaIpcCloseMemHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHandle_fn *tracer_real,
+                                                       const void *tracer_caller, void *devPtr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaIpcCloseMemHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcCloseMemHandle", (void **)&cudart_real.cudaIpcCloseMemHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) &&
@@ -1561,19 +1769,33 @@ cudaError_t cudaIpcCloseMemHandle(void *devPtr) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceFlushGPUDirectRDMAWrites: cuda_runtime_api.h */
-cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target,
-                                               enum cudaFlushGPUDirectRDMAWritesScope scope) {
-  cudart_cudaDeviceFlushGPUDirectRDMAWrites_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceFlushGPUDirectRDMAWrites, __ATOMIC_ACQUIRE);
+/* cudaIpcCloseMemHandle: cuda_runtime_api.h */
+cudaError_t cudaIpcCloseMemHandle(void *devPtr) {
+  cudart_cudaIpcCloseMemHandle_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaIpcCloseMemHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr);
+  }
+  return cudart_traced_cudaIpcCloseMemHandle(tracer_real, __builtin_return_address(0), devPtr);
+}
+
+/* cudaDeviceFlushGPUDirectRDMAWrites, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceFlushGPUDirectRDMAWrites(cudart_cudaDeviceFlushGPUDirectRDMAWrites_fn *tracer_real,
+                                                                    const void *tracer_caller,
+                                                                    enum cudaFlushGPUDirectRDMAWritesTarget target,
+                                                                    enum cudaFlushGPUDirectRDMAWritesScope scope) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceFlushGPUDirectRDMAWrites_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceFlushGPUDirectRDMAWrites", (void **)&cudart_real.cudaDeviceFlushGPUDirectRDMAWrites);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(target, scope);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) &&
@@ -1622,19 +1844,37 @@ cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWrites
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceRegisterAsyncNotification: cuda_runtime_api.h */
-cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc,
-                                                void *userData, cudaAsyncCallbackHandle_t *callback) {
-  cudart_cudaDeviceRegisterAsyncNotification_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceRegisterAsyncNotification, __ATOMIC_ACQUIRE);
+/* cudaDeviceFlushGPUDirectRDMAWrites: cuda_runtime_api.h */
+cudaError_t cudaDeviceFlushGPUDirectRDMAWrites(enum cudaFlushGPUDirectRDMAWritesTarget target,
+                                               enum cudaFlushGPUDirectRDMAWritesScope scope) {
+  cudart_cudaDeviceFlushGPUDirectRDMAWrites_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceFlushGPUDirectRDMAWrites, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(target, scope);
+  }
+  return cudart_traced_cudaDeviceFlushGPUDirectRDMAWrites(tracer_real, __builtin_return_address(0),
+                                                          target, scope);
+}
+
+/* cudaDeviceRegisterAsyncNotification, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceRegisterAsyncNotification(cudart_cudaDeviceRegisterAsyncNotification_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     int device,
+                                                                     cudaAsyncCallback callbackFunc,
+                                                                     void *userData,
+                                                                     cudaAsyncCallbackHandle_t *callback) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceRegisterAsyncNotification_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceRegisterAsyncNotification", (void **)&cudart_real.cudaDeviceRegisterAsyncNotification);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, callbackFunc, userData, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) &&
@@ -1689,18 +1929,36 @@ cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback ca
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceUnregisterAsyncNotification: cuda_runtime_api.h */
-cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackHandle_t callback) {
-  cudart_cudaDeviceUnregisterAsyncNotification_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceUnregisterAsyncNotification, __ATOMIC_ACQUIRE);
+/* cudaDeviceRegisterAsyncNotification: cuda_runtime_api.h */
+cudaError_t cudaDeviceRegisterAsyncNotification(int device, cudaAsyncCallback callbackFunc,
+                                                void *userData, cudaAsyncCallbackHandle_t *callback) {
+  cudart_cudaDeviceRegisterAsyncNotification_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceRegisterAsyncNotification, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device, callbackFunc, userData, callback);
+  }
+  return cudart_traced_cudaDeviceRegisterAsyncNotification(tracer_real, __builtin_return_address(0),
+                                                           device, callbackFunc, userData,
+                                                           callback);
+}
+
+/* cudaDeviceUnregisterAsyncNotification, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceUnregisterAsyncNotification(cudart_cudaDeviceUnregisterAsyncNotification_fn *tracer_real,
+                                                                       const void *tracer_caller,
+                                                                       int device,
+                                                                       cudaAsyncCallbackHandle_t callback) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceUnregisterAsyncNotification_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceUnregisterAsyncNotification", (void **)&cudart_real.cudaDeviceUnregisterAsyncNotification);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) &&
@@ -1749,18 +2007,34 @@ cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackH
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetSharedMemConfig: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig) {
-  cudart_cudaDeviceGetSharedMemConfig_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetSharedMemConfig, __ATOMIC_ACQUIRE);
+/* cudaDeviceUnregisterAsyncNotification: cuda_runtime_api.h */
+cudaError_t cudaDeviceUnregisterAsyncNotification(int device, cudaAsyncCallbackHandle_t callback) {
+  cudart_cudaDeviceUnregisterAsyncNotification_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceUnregisterAsyncNotification, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device, callback);
+  }
+  return cudart_traced_cudaDeviceUnregisterAsyncNotification(tracer_real,
+                                                             __builtin_return_address(0), device,
+                                                             callback);
+}
+
+/* cudaDeviceGetSharedMemConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceGetSharedMemConfig_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              enum cudaSharedMemConfig *pConfig) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetSharedMemConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetSharedMemConfig", (void **)&cudart_real.cudaDeviceGetSharedMemConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) &&
@@ -1808,18 +2082,33 @@ cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceSetSharedMemConfig: cuda_runtime_api.h */
-cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {
-  cudart_cudaDeviceSetSharedMemConfig_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceSetSharedMemConfig, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetSharedMemConfig: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetSharedMemConfig(enum cudaSharedMemConfig *pConfig) {
+  cudart_cudaDeviceGetSharedMemConfig_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetSharedMemConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pConfig);
+  }
+  return cudart_traced_cudaDeviceGetSharedMemConfig(tracer_real, __builtin_return_address(0),
+                                                    pConfig);
+}
+
+/* cudaDeviceSetSharedMemConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceSetSharedMemConfig_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              enum cudaSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSetSharedMemConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetSharedMemConfig", (void **)&cudart_real.cudaDeviceSetSharedMemConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) &&
@@ -1866,19 +2155,48 @@ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGetLastError: cuda_runtime_api.h */
-cudaError_t cudaGetLastError(void) {
-  cudart_cudaGetLastError_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetLastError, __ATOMIC_ACQUIRE);
+/* cudaDeviceSetSharedMemConfig: cuda_runtime_api.h */
+cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {
+  cudart_cudaDeviceSetSharedMemConfig_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceSetSharedMemConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(config);
+  }
+  return cudart_traced_cudaDeviceSetSharedMemConfig(tracer_real, __builtin_return_address(0),
+                                                    config);
+}
+
+/* cudaGetLastError, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tracer_real,
+                                                  const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetLastError_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetLastError", (void **)&cudart_real.cudaGetLastError);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
+  }
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
+    /* Counted, not one event per call (trace.counted of the spec): its calls' number
+     * and times go into the thread's entry for it. */
+    cudart_depth++;
+    unsigned tracer_depth = tracer_inflight_push("cudart", 20);
+    cudaError_t tracer_result;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
+    tracer_result = tracer_real();
+    uint64_t tracer_end = tracer_now();
+    tracer_inflight_pop();
+    tracer_count_call("cudart", 20, (int64_t)tracer_result, tracer_end - tracer_start);
+    cudart_depth--;
+    return tracer_result;
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
@@ -1922,19 +2240,47 @@ cudaError_t cudaGetLastError(void) {
   return tracer_args.tracer_result;
 }
 
-/* cudaPeekAtLastError: cuda_runtime_api.h */
-cudaError_t cudaPeekAtLastError(void) {
-  cudart_cudaPeekAtLastError_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaPeekAtLastError, __ATOMIC_ACQUIRE);
+/* cudaGetLastError: cuda_runtime_api.h */
+cudaError_t cudaGetLastError(void) {
+  cudart_cudaGetLastError_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetLastError, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real();
+  }
+  return cudart_traced_cudaGetLastError(tracer_real, __builtin_return_address(0));
+}
+
+/* cudaPeekAtLastError, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_fn *tracer_real,
+                                                     const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (cudart_cudaPeekAtLastError_fn *)tracer_resolve(
         "libcudart.so.13", "cudaPeekAtLastError", (void **)&cudart_real.cudaPeekAtLastError);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
+  }
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full)) {
+    /* Counted, not one event per call (trace.counted of the spec): its calls' number
+     * and times go into the thread's entry for it. */
+    cudart_depth++;
+    unsigned tracer_depth = tracer_inflight_push("cudart", 21);
+    cudaError_t tracer_result;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
+    tracer_result = tracer_real();
+    uint64_t tracer_end = tracer_now();
+    tracer_inflight_pop();
+    tracer_count_call("cudart", 21, (int64_t)tracer_result, tracer_end - tracer_start);
+    cudart_depth--;
+    return tracer_result;
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full)) {
@@ -1978,18 +2324,31 @@ cudaError_t cudaPeekAtLastError(void) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGetErrorName: cuda_runtime_api.h */
-const char *cudaGetErrorName(cudaError_t error) {
-  cudart_cudaGetErrorName_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetErrorName, __ATOMIC_ACQUIRE);
+/* cudaPeekAtLastError: cuda_runtime_api.h */
+cudaError_t cudaPeekAtLastError(void) {
+  cudart_cudaPeekAtLastError_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaPeekAtLastError, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real();
+  }
+  return cudart_traced_cudaPeekAtLastError(tracer_real, __builtin_return_address(0));
+}
+
+/* cudaGetErrorName, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static const char *cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tracer_real,
+                                                  const void *tracer_caller, cudaError_t error) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetErrorName_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetErrorName", (void **)&cudart_real.cudaGetErrorName);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) &&
@@ -2037,18 +2396,31 @@ const char *cudaGetErrorName(cudaError_t error) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGetErrorString: cuda_runtime_api.h */
-const char *cudaGetErrorString(cudaError_t error) {
-  cudart_cudaGetErrorString_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetErrorString, __ATOMIC_ACQUIRE);
+/* cudaGetErrorName: cuda_runtime_api.h */
+const char *cudaGetErrorName(cudaError_t error) {
+  cudart_cudaGetErrorName_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetErrorName, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(error);
+  }
+  return cudart_traced_cudaGetErrorName(tracer_real, __builtin_return_address(0), error);
+}
+
+/* cudaGetErrorString, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static const char *cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn *tracer_real,
+                                                    const void *tracer_caller, cudaError_t error) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetErrorString_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetErrorString", (void **)&cudart_real.cudaGetErrorString);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) &&
@@ -2096,18 +2468,31 @@ const char *cudaGetErrorString(cudaError_t error) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGetDeviceCount: cuda_runtime_api.h */
-cudaError_t cudaGetDeviceCount(int *count) {
-  cudart_cudaGetDeviceCount_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetDeviceCount, __ATOMIC_ACQUIRE);
+/* cudaGetErrorString: cuda_runtime_api.h */
+const char *cudaGetErrorString(cudaError_t error) {
+  cudart_cudaGetErrorString_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetErrorString, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(error);
+  }
+  return cudart_traced_cudaGetErrorString(tracer_real, __builtin_return_address(0), error);
+}
+
+/* cudaGetDeviceCount, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn *tracer_real,
+                                                    const void *tracer_caller, int *count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDeviceCount_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDeviceCount", (void **)&cudart_real.cudaGetDeviceCount);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) &&
@@ -2155,18 +2540,32 @@ cudaError_t cudaGetDeviceCount(int *count) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGetDeviceProperties: cuda_runtime_api.h */
-cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
-  cudart_cudaGetDeviceProperties_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetDeviceProperties, __ATOMIC_ACQUIRE);
+/* cudaGetDeviceCount: cuda_runtime_api.h */
+cudaError_t cudaGetDeviceCount(int *count) {
+  cudart_cudaGetDeviceCount_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetDeviceCount, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(count);
+  }
+  return cudart_traced_cudaGetDeviceCount(tracer_real, __builtin_return_address(0), count);
+}
+
+/* cudaGetDeviceProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDeviceProperties_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         struct cudaDeviceProp *prop, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDeviceProperties_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDeviceProperties", (void **)&cudart_real.cudaGetDeviceProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) &&
@@ -2215,18 +2614,33 @@ cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetAttribute: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
-  cudart_cudaDeviceGetAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetAttribute, __ATOMIC_ACQUIRE);
+/* cudaGetDeviceProperties: cuda_runtime_api.h */
+cudaError_t cudaGetDeviceProperties(struct cudaDeviceProp *prop, int device) {
+  cudart_cudaGetDeviceProperties_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetDeviceProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(prop, device);
+  }
+  return cudart_traced_cudaGetDeviceProperties(tracer_real, __builtin_return_address(0), prop,
+                                               device);
+}
+
+/* cudaDeviceGetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttribute_fn *tracer_real,
+                                                        const void *tracer_caller, int *value,
+                                                        enum cudaDeviceAttr attr, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetAttribute", (void **)&cudart_real.cudaDeviceGetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attr, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) &&
@@ -2278,20 +2692,35 @@ cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int dev
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetHostAtomicCapabilities: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
-                                                const enum cudaAtomicOperation *operations,
-                                                unsigned int count, int device) {
-  cudart_cudaDeviceGetHostAtomicCapabilities_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetHostAtomicCapabilities, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetAttribute: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetAttribute(int *value, enum cudaDeviceAttr attr, int device) {
+  cudart_cudaDeviceGetAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(value, attr, device);
+  }
+  return cudart_traced_cudaDeviceGetAttribute(tracer_real, __builtin_return_address(0), value, attr,
+                                              device);
+}
+
+/* cudaDeviceGetHostAtomicCapabilities, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetHostAtomicCapabilities(cudart_cudaDeviceGetHostAtomicCapabilities_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     unsigned int *capabilities,
+                                                                     const enum cudaAtomicOperation *operations,
+                                                                     unsigned int count, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetHostAtomicCapabilities_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetHostAtomicCapabilities", (void **)&cudart_real.cudaDeviceGetHostAtomicCapabilities);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) &&
@@ -2346,18 +2775,35 @@ cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetDefaultMemPool: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
-  cudart_cudaDeviceGetDefaultMemPool_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetDefaultMemPool, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetHostAtomicCapabilities: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetHostAtomicCapabilities(unsigned int *capabilities,
+                                                const enum cudaAtomicOperation *operations,
+                                                unsigned int count, int device) {
+  cudart_cudaDeviceGetHostAtomicCapabilities_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetHostAtomicCapabilities, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(capabilities, operations, count, device);
+  }
+  return cudart_traced_cudaDeviceGetHostAtomicCapabilities(tracer_real, __builtin_return_address(0),
+                                                           capabilities, operations, count, device);
+}
+
+/* cudaDeviceGetDefaultMemPool, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGetDefaultMemPool_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             cudaMemPool_t *memPool, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetDefaultMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetDefaultMemPool", (void **)&cudart_real.cudaDeviceGetDefaultMemPool);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) &&
@@ -2407,18 +2853,33 @@ cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceSetMemPool: cuda_runtime_api.h */
-cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
-  cudart_cudaDeviceSetMemPool_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceSetMemPool, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetDefaultMemPool: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *memPool, int device) {
+  cudart_cudaDeviceGetDefaultMemPool_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetDefaultMemPool, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memPool, device);
+  }
+  return cudart_traced_cudaDeviceGetDefaultMemPool(tracer_real, __builtin_return_address(0),
+                                                   memPool, device);
+}
+
+/* cudaDeviceSetMemPool, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPool_fn *tracer_real,
+                                                      const void *tracer_caller, int device,
+                                                      cudaMemPool_t memPool) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetMemPool", (void **)&cudart_real.cudaDeviceSetMemPool);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) &&
@@ -2467,18 +2928,33 @@ cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetMemPool: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
-  cudart_cudaDeviceGetMemPool_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetMemPool, __ATOMIC_ACQUIRE);
+/* cudaDeviceSetMemPool: cuda_runtime_api.h */
+cudaError_t cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
+  cudart_cudaDeviceSetMemPool_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceSetMemPool, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device, memPool);
+  }
+  return cudart_traced_cudaDeviceSetMemPool(tracer_real, __builtin_return_address(0), device,
+                                            memPool);
+}
+
+/* cudaDeviceGetMemPool, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPool_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaMemPool_t *memPool, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetMemPool", (void **)&cudart_real.cudaDeviceGetMemPool);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) &&
@@ -2528,18 +3004,34 @@ cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetNvSciSyncAttributes: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device, int flags) {
-  cudart_cudaDeviceGetNvSciSyncAttributes_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetNvSciSyncAttributes, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetMemPool: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t *memPool, int device) {
+  cudart_cudaDeviceGetMemPool_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetMemPool, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memPool, device);
+  }
+  return cudart_traced_cudaDeviceGetMemPool(tracer_real, __builtin_return_address(0), memPool,
+                                            device);
+}
+
+/* cudaDeviceGetNvSciSyncAttributes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetNvSciSyncAttributes(cudart_cudaDeviceGetNvSciSyncAttributes_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  void *nvSciSyncAttrList,
+                                                                  int device, int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetNvSciSyncAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetNvSciSyncAttributes", (void **)&cudart_real.cudaDeviceGetNvSciSyncAttributes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(nvSciSyncAttrList, device, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) &&
@@ -2591,19 +3083,34 @@ cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetP2PAttribute: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice,
-                                      int dstDevice) {
-  cudart_cudaDeviceGetP2PAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetP2PAttribute, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetNvSciSyncAttributes: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetNvSciSyncAttributes(void *nvSciSyncAttrList, int device, int flags) {
+  cudart_cudaDeviceGetNvSciSyncAttributes_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetNvSciSyncAttributes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(nvSciSyncAttrList, device, flags);
+  }
+  return cudart_traced_cudaDeviceGetNvSciSyncAttributes(tracer_real, __builtin_return_address(0),
+                                                        nvSciSyncAttrList, device, flags);
+}
+
+/* cudaDeviceGetP2PAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP2PAttribute_fn *tracer_real,
+                                                           const void *tracer_caller, int *value,
+                                                           enum cudaDeviceP2PAttr attr,
+                                                           int srcDevice, int dstDevice) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetP2PAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetP2PAttribute", (void **)&cudart_real.cudaDeviceGetP2PAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) &&
@@ -2658,20 +3165,37 @@ cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, i
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetP2PAtomicCapabilities: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
-                                               const enum cudaAtomicOperation *operations,
-                                               unsigned int count, int srcDevice, int dstDevice) {
-  cudart_cudaDeviceGetP2PAtomicCapabilities_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetP2PAtomicCapabilities, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetP2PAttribute: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetP2PAttribute(int *value, enum cudaDeviceP2PAttr attr, int srcDevice,
+                                      int dstDevice) {
+  cudart_cudaDeviceGetP2PAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetP2PAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(value, attr, srcDevice, dstDevice);
+  }
+  return cudart_traced_cudaDeviceGetP2PAttribute(tracer_real, __builtin_return_address(0), value,
+                                                 attr, srcDevice, dstDevice);
+}
+
+/* cudaDeviceGetP2PAtomicCapabilities, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetP2PAtomicCapabilities(cudart_cudaDeviceGetP2PAtomicCapabilities_fn *tracer_real,
+                                                                    const void *tracer_caller,
+                                                                    unsigned int *capabilities,
+                                                                    const enum cudaAtomicOperation *operations,
+                                                                    unsigned int count,
+                                                                    int srcDevice, int dstDevice) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetP2PAtomicCapabilities_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetP2PAtomicCapabilities", (void **)&cudart_real.cudaDeviceGetP2PAtomicCapabilities);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) &&
@@ -2729,18 +3253,36 @@ cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
   return tracer_args.tracer_result;
 }
 
-/* cudaChooseDevice: cuda_runtime_api.h */
-cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop) {
-  cudart_cudaChooseDevice_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaChooseDevice, __ATOMIC_ACQUIRE);
+/* cudaDeviceGetP2PAtomicCapabilities: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetP2PAtomicCapabilities(unsigned int *capabilities,
+                                               const enum cudaAtomicOperation *operations,
+                                               unsigned int count, int srcDevice, int dstDevice) {
+  cudart_cudaDeviceGetP2PAtomicCapabilities_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetP2PAtomicCapabilities, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
+  }
+  return cudart_traced_cudaDeviceGetP2PAtomicCapabilities(tracer_real, __builtin_return_address(0),
+                                                          capabilities, operations, count,
+                                                          srcDevice, dstDevice);
+}
+
+/* cudaChooseDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tracer_real,
+                                                  const void *tracer_caller, int *device,
+                                                  const struct cudaDeviceProp *prop) {
   if (!tracer_real)
     tracer_real = (cudart_cudaChooseDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaChooseDevice", (void **)&cudart_real.cudaChooseDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) &&
@@ -2790,18 +3332,32 @@ cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop) {
   return tracer_args.tracer_result;
 }
 
-/* cudaInitDevice: cuda_runtime_api.h */
-cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags) {
-  cudart_cudaInitDevice_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaInitDevice, __ATOMIC_ACQUIRE);
+/* cudaChooseDevice: cuda_runtime_api.h */
+cudaError_t cudaChooseDevice(int *device, const struct cudaDeviceProp *prop) {
+  cudart_cudaChooseDevice_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaChooseDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device, prop);
+  }
+  return cudart_traced_cudaChooseDevice(tracer_real, __builtin_return_address(0), device, prop);
+}
+
+/* cudaInitDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer_real,
+                                                const void *tracer_caller, int device,
+                                                unsigned int deviceFlags, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaInitDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaInitDevice", (void **)&cudart_real.cudaInitDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, deviceFlags, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) &&
@@ -2853,18 +3409,32 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int fl
   return tracer_args.tracer_result;
 }
 
-/* cudaSetDevice: cuda_runtime_api.h */
-cudaError_t cudaSetDevice(int device) {
-  cudart_cudaSetDevice_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaSetDevice, __ATOMIC_ACQUIRE);
+/* cudaInitDevice: cuda_runtime_api.h */
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int flags) {
+  cudart_cudaInitDevice_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaInitDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device, deviceFlags, flags);
+  }
+  return cudart_traced_cudaInitDevice(tracer_real, __builtin_return_address(0), device, deviceFlags,
+                                      flags);
+}
+
+/* cudaSetDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_real,
+                                               const void *tracer_caller, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaSetDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSetDevice", (void **)&cudart_real.cudaSetDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) &&
@@ -2911,19 +3481,47 @@ cudaError_t cudaSetDevice(int device) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGetDevice: cuda_runtime_api.h */
-cudaError_t cudaGetDevice(int *device) {
-  cudart_cudaGetDevice_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetDevice, __ATOMIC_ACQUIRE);
+/* cudaSetDevice: cuda_runtime_api.h */
+cudaError_t cudaSetDevice(int device) {
+  cudart_cudaSetDevice_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaSetDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device);
+  }
+  return cudart_traced_cudaSetDevice(tracer_real, __builtin_return_address(0), device);
+}
+
+/* cudaGetDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_real,
+                                               const void *tracer_caller, int *device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDevice", (void **)&cudart_real.cudaGetDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
+  }
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
+    /* Counted, not one event per call (trace.counted of the spec): its calls' number
+     * and times go into the thread's entry for it. */
+    cudart_depth++;
+    unsigned tracer_depth = tracer_inflight_push("cudart", 37);
+    cudaError_t tracer_result;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
+    tracer_result = tracer_real(device);
+    uint64_t tracer_end = tracer_now();
+    tracer_inflight_pop();
+    tracer_count_call("cudart", 37, (int64_t)tracer_result, tracer_end - tracer_start);
+    cudart_depth--;
+    return tracer_result;
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
@@ -2970,18 +3568,32 @@ cudaError_t cudaGetDevice(int *device) {
   return tracer_args.tracer_result;
 }
 
-/* cudaSetValidDevices: cuda_runtime_api.h */
-cudaError_t cudaSetValidDevices(int *device_arr, int len) {
-  cudart_cudaSetValidDevices_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaSetValidDevices, __ATOMIC_ACQUIRE);
+/* cudaGetDevice: cuda_runtime_api.h */
+cudaError_t cudaGetDevice(int *device) {
+  cudart_cudaGetDevice_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device);
+  }
+  return cudart_traced_cudaGetDevice(tracer_real, __builtin_return_address(0), device);
+}
+
+/* cudaSetValidDevices, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_fn *tracer_real,
+                                                     const void *tracer_caller, int *device_arr,
+                                                     int len) {
   if (!tracer_real)
     tracer_real = (cudart_cudaSetValidDevices_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSetValidDevices", (void **)&cudart_real.cudaSetValidDevices);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device_arr, len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) &&
@@ -3031,18 +3643,32 @@ cudaError_t cudaSetValidDevices(int *device_arr, int len) {
   return tracer_args.tracer_result;
 }
 
-/* cudaSetDeviceFlags: cuda_runtime_api.h */
-cudaError_t cudaSetDeviceFlags(unsigned int flags) {
-  cudart_cudaSetDeviceFlags_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaSetDeviceFlags, __ATOMIC_ACQUIRE);
+/* cudaSetValidDevices: cuda_runtime_api.h */
+cudaError_t cudaSetValidDevices(int *device_arr, int len) {
+  cudart_cudaSetValidDevices_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaSetValidDevices, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device_arr, len);
+  }
+  return cudart_traced_cudaSetValidDevices(tracer_real, __builtin_return_address(0), device_arr,
+                                           len);
+}
+
+/* cudaSetDeviceFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn *tracer_real,
+                                                    const void *tracer_caller, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaSetDeviceFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSetDeviceFlags", (void **)&cudart_real.cudaSetDeviceFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) &&
@@ -3089,18 +3715,31 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGetDeviceFlags: cuda_runtime_api.h */
-cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
-  cudart_cudaGetDeviceFlags_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetDeviceFlags, __ATOMIC_ACQUIRE);
+/* cudaSetDeviceFlags: cuda_runtime_api.h */
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+  cudart_cudaSetDeviceFlags_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaSetDeviceFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(flags);
+  }
+  return cudart_traced_cudaSetDeviceFlags(tracer_real, __builtin_return_address(0), flags);
+}
+
+/* cudaGetDeviceFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn *tracer_real,
+                                                    const void *tracer_caller, unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDeviceFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDeviceFlags", (void **)&cudart_real.cudaGetDeviceFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) &&
@@ -3148,18 +3787,31 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamCreate: cuda_runtime_api.h */
-cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
-  cudart_cudaStreamCreate_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamCreate, __ATOMIC_ACQUIRE);
+/* cudaGetDeviceFlags: cuda_runtime_api.h */
+cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
+  cudart_cudaGetDeviceFlags_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetDeviceFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(flags);
+  }
+  return cudart_traced_cudaGetDeviceFlags(tracer_real, __builtin_return_address(0), flags);
+}
+
+/* cudaStreamCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tracer_real,
+                                                  const void *tracer_caller, cudaStream_t *pStream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCreate", (void **)&cudart_real.cudaStreamCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) &&
@@ -3207,18 +3859,33 @@ cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamCreateWithFlags: cuda_runtime_api.h */
-cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags) {
-  cudart_cudaStreamCreateWithFlags_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamCreateWithFlags, __ATOMIC_ACQUIRE);
+/* cudaStreamCreate: cuda_runtime_api.h */
+cudaError_t cudaStreamCreate(cudaStream_t *pStream) {
+  cudart_cudaStreamCreate_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pStream);
+  }
+  return cudart_traced_cudaStreamCreate(tracer_real, __builtin_return_address(0), pStream);
+}
+
+/* cudaStreamCreateWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCreateWithFlags_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           cudaStream_t *pStream,
+                                                           unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamCreateWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCreateWithFlags", (void **)&cudart_real.cudaStreamCreateWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) &&
@@ -3268,18 +3935,34 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags)
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamCreateWithPriority: cuda_runtime_api.h */
-cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority) {
-  cudart_cudaStreamCreateWithPriority_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamCreateWithPriority, __ATOMIC_ACQUIRE);
+/* cudaStreamCreateWithFlags: cuda_runtime_api.h */
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t *pStream, unsigned int flags) {
+  cudart_cudaStreamCreateWithFlags_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamCreateWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pStream, flags);
+  }
+  return cudart_traced_cudaStreamCreateWithFlags(tracer_real, __builtin_return_address(0), pStream,
+                                                 flags);
+}
+
+/* cudaStreamCreateWithPriority, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamCreateWithPriority_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cudaStream_t *pStream,
+                                                              unsigned int flags, int priority) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamCreateWithPriority_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCreateWithPriority", (void **)&cudart_real.cudaStreamCreateWithPriority);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pStream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) &&
@@ -3332,18 +4015,33 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int fla
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamGetPriority: cuda_runtime_api.h */
-cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
-  cudart_cudaStreamGetPriority_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamGetPriority, __ATOMIC_ACQUIRE);
+/* cudaStreamCreateWithPriority: cuda_runtime_api.h */
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t *pStream, unsigned int flags, int priority) {
+  cudart_cudaStreamCreateWithPriority_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamCreateWithPriority, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pStream, flags, priority);
+  }
+  return cudart_traced_cudaStreamCreateWithPriority(tracer_real, __builtin_return_address(0),
+                                                    pStream, flags, priority);
+}
+
+/* cudaStreamGetPriority, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPriority_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cudaStream_t hStream, int *priority) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetPriority_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetPriority", (void **)&cudart_real.cudaStreamGetPriority);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) &&
@@ -3393,18 +4091,33 @@ cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamGetFlags: cuda_runtime_api.h */
-cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
-  cudart_cudaStreamGetFlags_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamGetFlags, __ATOMIC_ACQUIRE);
+/* cudaStreamGetPriority: cuda_runtime_api.h */
+cudaError_t cudaStreamGetPriority(cudaStream_t hStream, int *priority) {
+  cudart_cudaStreamGetPriority_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamGetPriority, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hStream, priority);
+  }
+  return cudart_traced_cudaStreamGetPriority(tracer_real, __builtin_return_address(0), hStream,
+                                             priority);
+}
+
+/* cudaStreamGetFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn *tracer_real,
+                                                    const void *tracer_caller, cudaStream_t hStream,
+                                                    unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetFlags", (void **)&cudart_real.cudaStreamGetFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) &&
@@ -3454,18 +4167,32 @@ cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamGetId: cuda_runtime_api.h */
-cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId) {
-  cudart_cudaStreamGetId_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamGetId, __ATOMIC_ACQUIRE);
+/* cudaStreamGetFlags: cuda_runtime_api.h */
+cudaError_t cudaStreamGetFlags(cudaStream_t hStream, unsigned int *flags) {
+  cudart_cudaStreamGetFlags_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamGetFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hStream, flags);
+  }
+  return cudart_traced_cudaStreamGetFlags(tracer_real, __builtin_return_address(0), hStream, flags);
+}
+
+/* cudaStreamGetId, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *tracer_real,
+                                                 const void *tracer_caller, cudaStream_t hStream,
+                                                 unsigned long long *streamId) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetId_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetId", (void **)&cudart_real.cudaStreamGetId);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, streamId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) &&
@@ -3515,18 +4242,32 @@ cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId) 
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamGetDevice: cuda_runtime_api.h */
-cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
-  cudart_cudaStreamGetDevice_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamGetDevice, __ATOMIC_ACQUIRE);
+/* cudaStreamGetId: cuda_runtime_api.h */
+cudaError_t cudaStreamGetId(cudaStream_t hStream, unsigned long long *streamId) {
+  cudart_cudaStreamGetId_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamGetId, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hStream, streamId);
+  }
+  return cudart_traced_cudaStreamGetId(tracer_real, __builtin_return_address(0), hStream, streamId);
+}
+
+/* cudaStreamGetDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     cudaStream_t hStream, int *device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetDevice", (void **)&cudart_real.cudaStreamGetDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) &&
@@ -3576,18 +4317,32 @@ cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
   return tracer_args.tracer_result;
 }
 
-/* cudaCtxResetPersistingL2Cache: cuda_runtime_api.h */
-cudaError_t cudaCtxResetPersistingL2Cache(void) {
-  cudart_cudaCtxResetPersistingL2Cache_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaCtxResetPersistingL2Cache, __ATOMIC_ACQUIRE);
+/* cudaStreamGetDevice: cuda_runtime_api.h */
+cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
+  cudart_cudaStreamGetDevice_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamGetDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hStream, device);
+  }
+  return cudart_traced_cudaStreamGetDevice(tracer_real, __builtin_return_address(0), hStream,
+                                           device);
+}
+
+/* cudaCtxResetPersistingL2Cache, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxResetPersistingL2Cache_fn *tracer_real,
+                                                               const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (cudart_cudaCtxResetPersistingL2Cache_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCtxResetPersistingL2Cache", (void **)&cudart_real.cudaCtxResetPersistingL2Cache);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) &&
@@ -3632,18 +4387,32 @@ cudaError_t cudaCtxResetPersistingL2Cache(void) {
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamCopyAttributes: cuda_runtime_api.h */
-cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
-  cudart_cudaStreamCopyAttributes_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamCopyAttributes, __ATOMIC_ACQUIRE);
+/* cudaCtxResetPersistingL2Cache: cuda_runtime_api.h */
+cudaError_t cudaCtxResetPersistingL2Cache(void) {
+  cudart_cudaCtxResetPersistingL2Cache_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaCtxResetPersistingL2Cache, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real();
+  }
+  return cudart_traced_cudaCtxResetPersistingL2Cache(tracer_real, __builtin_return_address(0));
+}
+
+/* cudaStreamCopyAttributes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyAttributes_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaStream_t dst, cudaStream_t src) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamCopyAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCopyAttributes", (void **)&cudart_real.cudaStreamCopyAttributes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) &&
@@ -3692,19 +4461,34 @@ cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamGetAttribute: cuda_runtime_api.h */
-cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr,
-                                   cudaLaunchAttributeValue *value_out) {
-  cudart_cudaStreamGetAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamGetAttribute, __ATOMIC_ACQUIRE);
+/* cudaStreamCopyAttributes: cuda_runtime_api.h */
+cudaError_t cudaStreamCopyAttributes(cudaStream_t dst, cudaStream_t src) {
+  cudart_cudaStreamCopyAttributes_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamCopyAttributes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, src);
+  }
+  return cudart_traced_cudaStreamCopyAttributes(tracer_real, __builtin_return_address(0), dst, src);
+}
+
+/* cudaStreamGetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamGetAttribute(cudart_cudaStreamGetAttribute_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cudaStream_t hStream,
+                                                        cudaLaunchAttributeID attr,
+                                                        cudaLaunchAttributeValue *value_out) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetAttribute", (void **)&cudart_real.cudaStreamGetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) &&
@@ -3756,19 +4540,36 @@ cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID a
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamSetAttribute: cuda_runtime_api.h */
-cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr,
-                                   const cudaLaunchAttributeValue *value) {
-  cudart_cudaStreamSetAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamSetAttribute, __ATOMIC_ACQUIRE);
+/* cudaStreamGetAttribute: cuda_runtime_api.h */
+cudaError_t cudaStreamGetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr,
+                                   cudaLaunchAttributeValue *value_out) {
+  cudart_cudaStreamGetAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamGetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hStream, attr, value_out);
+  }
+  return cudart_traced_cudaStreamGetAttribute(tracer_real, __builtin_return_address(0), hStream,
+                                              attr, value_out);
+}
+
+/* cudaStreamSetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamSetAttribute(cudart_cudaStreamSetAttribute_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cudaStream_t hStream,
+                                                        cudaLaunchAttributeID attr,
+                                                        const cudaLaunchAttributeValue *value) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamSetAttribute", (void **)&cudart_real.cudaStreamSetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) &&
@@ -3819,18 +4620,33 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID a
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamDestroy: cuda_runtime_api.h */
-cudaError_t cudaStreamDestroy(cudaStream_t stream) {
-  cudart_cudaStreamDestroy_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamDestroy, __ATOMIC_ACQUIRE);
+/* cudaStreamSetAttribute: cuda_runtime_api.h */
+cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID attr,
+                                   const cudaLaunchAttributeValue *value) {
+  cudart_cudaStreamSetAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamSetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hStream, attr, value);
+  }
+  return cudart_traced_cudaStreamSetAttribute(tracer_real, __builtin_return_address(0), hStream,
+                                              attr, value);
+}
+
+/* cudaStreamDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *tracer_real,
+                                                   const void *tracer_caller, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamDestroy", (void **)&cudart_real.cudaStreamDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) &&
@@ -3877,18 +4693,32 @@ cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamWaitEvent: cuda_runtime_api.h */
-cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
-  cudart_cudaStreamWaitEvent_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamWaitEvent, __ATOMIC_ACQUIRE);
+/* cudaStreamDestroy: cuda_runtime_api.h */
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  cudart_cudaStreamDestroy_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream);
+  }
+  return cudart_traced_cudaStreamDestroy(tracer_real, __builtin_return_address(0), stream);
+}
+
+/* cudaStreamWaitEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_fn *tracer_real,
+                                                     const void *tracer_caller, cudaStream_t stream,
+                                                     cudaEvent_t event, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamWaitEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamWaitEvent", (void **)&cudart_real.cudaStreamWaitEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) &&
@@ -3939,19 +4769,35 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamAddCallback: cuda_runtime_api.h */
-cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
-                                  void *userData, unsigned int flags) {
-  cudart_cudaStreamAddCallback_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamAddCallback, __ATOMIC_ACQUIRE);
+/* cudaStreamWaitEvent: cuda_runtime_api.h */
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags) {
+  cudart_cudaStreamWaitEvent_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamWaitEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream, event, flags);
+  }
+  return cudart_traced_cudaStreamWaitEvent(tracer_real, __builtin_return_address(0), stream, event,
+                                           flags);
+}
+
+/* cudaStreamAddCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamAddCallback(cudart_cudaStreamAddCallback_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cudaStream_t stream,
+                                                       cudaStreamCallback_t callback,
+                                                       void *userData, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamAddCallback_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamAddCallback", (void **)&cudart_real.cudaStreamAddCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) &&
@@ -4005,18 +4851,34 @@ cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t call
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamSynchronize: cuda_runtime_api.h */
-cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
-  cudart_cudaStreamSynchronize_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamSynchronize, __ATOMIC_ACQUIRE);
+/* cudaStreamAddCallback: cuda_runtime_api.h */
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void *userData, unsigned int flags) {
+  cudart_cudaStreamAddCallback_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamAddCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream, callback, userData, flags);
+  }
+  return cudart_traced_cudaStreamAddCallback(tracer_real, __builtin_return_address(0), stream,
+                                             callback, userData, flags);
+}
+
+/* cudaStreamSynchronize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchronize_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamSynchronize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamSynchronize", (void **)&cudart_real.cudaStreamSynchronize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) &&
@@ -4063,18 +4925,31 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamQuery: cuda_runtime_api.h */
-cudaError_t cudaStreamQuery(cudaStream_t stream) {
-  cudart_cudaStreamQuery_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamQuery, __ATOMIC_ACQUIRE);
+/* cudaStreamSynchronize: cuda_runtime_api.h */
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  cudart_cudaStreamSynchronize_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamSynchronize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream);
+  }
+  return cudart_traced_cudaStreamSynchronize(tracer_real, __builtin_return_address(0), stream);
+}
+
+/* cudaStreamQuery, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real,
+                                                 const void *tracer_caller, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamQuery_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamQuery", (void **)&cudart_real.cudaStreamQuery);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) &&
@@ -4121,19 +4996,33 @@ cudaError_t cudaStreamQuery(cudaStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamAttachMemAsync: cuda_runtime_api.h */
-cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
-                                     unsigned int flags) {
-  cudart_cudaStreamAttachMemAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamAttachMemAsync, __ATOMIC_ACQUIRE);
+/* cudaStreamQuery: cuda_runtime_api.h */
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  cudart_cudaStreamQuery_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamQuery, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream);
+  }
+  return cudart_traced_cudaStreamQuery(tracer_real, __builtin_return_address(0), stream);
+}
+
+/* cudaStreamAttachMemAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttachMemAsync_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaStream_t stream, void *devPtr,
+                                                          size_t length, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamAttachMemAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamAttachMemAsync", (void **)&cudart_real.cudaStreamAttachMemAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, devPtr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) &&
@@ -4187,18 +5076,35 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t l
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamBeginCapture: cuda_runtime_api.h */
-cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode) {
-  cudart_cudaStreamBeginCapture_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamBeginCapture, __ATOMIC_ACQUIRE);
+/* cudaStreamAttachMemAsync: cuda_runtime_api.h */
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void *devPtr, size_t length,
+                                     unsigned int flags) {
+  cudart_cudaStreamAttachMemAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamAttachMemAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream, devPtr, length, flags);
+  }
+  return cudart_traced_cudaStreamAttachMemAsync(tracer_real, __builtin_return_address(0), stream,
+                                                devPtr, length, flags);
+}
+
+/* cudaStreamBeginCapture, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCapture_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cudaStream_t stream,
+                                                        enum cudaStreamCaptureMode mode) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamBeginCapture_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamBeginCapture", (void **)&cudart_real.cudaStreamBeginCapture);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) &&
@@ -4247,21 +5153,38 @@ cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMo
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamBeginCaptureToGraph: cuda_runtime_api.h */
-cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
-                                          const cudaGraphNode_t *dependencies,
-                                          const cudaGraphEdgeData *dependencyData,
-                                          size_t numDependencies, enum cudaStreamCaptureMode mode) {
-  cudart_cudaStreamBeginCaptureToGraph_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamBeginCaptureToGraph, __ATOMIC_ACQUIRE);
+/* cudaStreamBeginCapture: cuda_runtime_api.h */
+cudaError_t cudaStreamBeginCapture(cudaStream_t stream, enum cudaStreamCaptureMode mode) {
+  cudart_cudaStreamBeginCapture_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamBeginCapture, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream, mode);
+  }
+  return cudart_traced_cudaStreamBeginCapture(tracer_real, __builtin_return_address(0), stream,
+                                              mode);
+}
+
+/* cudaStreamBeginCaptureToGraph, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamBeginCaptureToGraph(cudart_cudaStreamBeginCaptureToGraph_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               cudaStream_t stream,
+                                                               cudaGraph_t graph,
+                                                               const cudaGraphNode_t *dependencies,
+                                                               const cudaGraphEdgeData *dependencyData,
+                                                               size_t numDependencies,
+                                                               enum cudaStreamCaptureMode mode) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamBeginCaptureToGraph_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamBeginCaptureToGraph", (void **)&cudart_real.cudaStreamBeginCaptureToGraph);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, graph, dependencies, dependencyData, numDependencies, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) &&
@@ -4320,18 +5243,37 @@ cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph
   return tracer_args.tracer_result;
 }
 
-/* cudaThreadExchangeStreamCaptureMode: cuda_runtime_api.h */
-cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode) {
-  cudart_cudaThreadExchangeStreamCaptureMode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaThreadExchangeStreamCaptureMode, __ATOMIC_ACQUIRE);
+/* cudaStreamBeginCaptureToGraph: cuda_runtime_api.h */
+cudaError_t cudaStreamBeginCaptureToGraph(cudaStream_t stream, cudaGraph_t graph,
+                                          const cudaGraphNode_t *dependencies,
+                                          const cudaGraphEdgeData *dependencyData,
+                                          size_t numDependencies, enum cudaStreamCaptureMode mode) {
+  cudart_cudaStreamBeginCaptureToGraph_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamBeginCaptureToGraph, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream, graph, dependencies, dependencyData, numDependencies, mode);
+  }
+  return cudart_traced_cudaStreamBeginCaptureToGraph(tracer_real, __builtin_return_address(0),
+                                                     stream, graph, dependencies, dependencyData,
+                                                     numDependencies, mode);
+}
+
+/* cudaThreadExchangeStreamCaptureMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaThreadExchangeStreamCaptureMode(cudart_cudaThreadExchangeStreamCaptureMode_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     enum cudaStreamCaptureMode *mode) {
   if (!tracer_real)
     tracer_real = (cudart_cudaThreadExchangeStreamCaptureMode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaThreadExchangeStreamCaptureMode", (void **)&cudart_real.cudaThreadExchangeStreamCaptureMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) &&
@@ -4379,18 +5321,33 @@ cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamEndCapture: cuda_runtime_api.h */
-cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
-  cudart_cudaStreamEndCapture_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamEndCapture, __ATOMIC_ACQUIRE);
+/* cudaThreadExchangeStreamCaptureMode: cuda_runtime_api.h */
+cudaError_t cudaThreadExchangeStreamCaptureMode(enum cudaStreamCaptureMode *mode) {
+  cudart_cudaThreadExchangeStreamCaptureMode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaThreadExchangeStreamCaptureMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(mode);
+  }
+  return cudart_traced_cudaThreadExchangeStreamCaptureMode(tracer_real, __builtin_return_address(0),
+                                                           mode);
+}
+
+/* cudaStreamEndCapture, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCapture_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaStream_t stream, cudaGraph_t *pGraph) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamEndCapture_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamEndCapture", (void **)&cudart_real.cudaStreamEndCapture);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) &&
@@ -4440,18 +5397,34 @@ cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamIsCapturing: cuda_runtime_api.h */
-cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
-  cudart_cudaStreamIsCapturing_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamIsCapturing, __ATOMIC_ACQUIRE);
+/* cudaStreamEndCapture: cuda_runtime_api.h */
+cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *pGraph) {
+  cudart_cudaStreamEndCapture_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamEndCapture, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream, pGraph);
+  }
+  return cudart_traced_cudaStreamEndCapture(tracer_real, __builtin_return_address(0), stream,
+                                            pGraph);
+}
+
+/* cudaStreamIsCapturing, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCapturing_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cudaStream_t stream,
+                                                       enum cudaStreamCaptureStatus *pCaptureStatus) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamIsCapturing_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamIsCapturing", (void **)&cudart_real.cudaStreamIsCapturing);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) &&
@@ -4501,23 +5474,39 @@ cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureSta
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamGetCaptureInfo: cuda_runtime_api.h */
-cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
-                                     enum cudaStreamCaptureStatus *captureStatus_out,
-                                     unsigned long long *id_out, cudaGraph_t *graph_out,
-                                     const cudaGraphNode_t **dependencies_out,
-                                     const cudaGraphEdgeData **edgeData_out,
-                                     size_t *numDependencies_out) {
-  cudart_cudaStreamGetCaptureInfo_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamGetCaptureInfo, __ATOMIC_ACQUIRE);
+/* cudaStreamIsCapturing: cuda_runtime_api.h */
+cudaError_t cudaStreamIsCapturing(cudaStream_t stream, enum cudaStreamCaptureStatus *pCaptureStatus) {
+  cudart_cudaStreamIsCapturing_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamIsCapturing, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream, pCaptureStatus);
+  }
+  return cudart_traced_cudaStreamIsCapturing(tracer_real, __builtin_return_address(0), stream,
+                                             pCaptureStatus);
+}
+
+/* cudaStreamGetCaptureInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamGetCaptureInfo(cudart_cudaStreamGetCaptureInfo_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaStream_t stream,
+                                                          enum cudaStreamCaptureStatus *captureStatus_out,
+                                                          unsigned long long *id_out,
+                                                          cudaGraph_t *graph_out,
+                                                          const cudaGraphNode_t **dependencies_out,
+                                                          const cudaGraphEdgeData **edgeData_out,
+                                                          size_t *numDependencies_out) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamGetCaptureInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetCaptureInfo", (void **)&cudart_real.cudaStreamGetCaptureInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
                        numDependencies_out);
   }
@@ -4587,20 +5576,45 @@ cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
   return tracer_args.tracer_result;
 }
 
-/* cudaStreamUpdateCaptureDependencies: cuda_runtime_api.h */
-cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
-                                                const cudaGraphEdgeData *dependencyData,
-                                                size_t numDependencies, unsigned int flags) {
-  cudart_cudaStreamUpdateCaptureDependencies_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaStreamUpdateCaptureDependencies, __ATOMIC_ACQUIRE);
+/* cudaStreamGetCaptureInfo: cuda_runtime_api.h */
+cudaError_t cudaStreamGetCaptureInfo(cudaStream_t stream,
+                                     enum cudaStreamCaptureStatus *captureStatus_out,
+                                     unsigned long long *id_out, cudaGraph_t *graph_out,
+                                     const cudaGraphNode_t **dependencies_out,
+                                     const cudaGraphEdgeData **edgeData_out,
+                                     size_t *numDependencies_out) {
+  cudart_cudaStreamGetCaptureInfo_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamGetCaptureInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
+                       numDependencies_out);
+  }
+  return cudart_traced_cudaStreamGetCaptureInfo(tracer_real, __builtin_return_address(0), stream,
+                                                captureStatus_out, id_out, graph_out,
+                                                dependencies_out, edgeData_out,
+                                                numDependencies_out);
+}
+
+/* cudaStreamUpdateCaptureDependencies, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaStreamUpdateCaptureDependencies(cudart_cudaStreamUpdateCaptureDependencies_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     cudaStream_t stream,
+                                                                     cudaGraphNode_t *dependencies,
+                                                                     const cudaGraphEdgeData *dependencyData,
+                                                                     size_t numDependencies,
+                                                                     unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaStreamUpdateCaptureDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamUpdateCaptureDependencies", (void **)&cudart_real.cudaStreamUpdateCaptureDependencies);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, dependencies, dependencyData, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) &&
@@ -4658,18 +5672,35 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
   return tracer_args.tracer_result;
 }
 
-/* cudaEventCreate: cuda_runtime_api.h */
-cudaError_t cudaEventCreate(cudaEvent_t *event) {
-  cudart_cudaEventCreate_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaEventCreate, __ATOMIC_ACQUIRE);
+/* cudaStreamUpdateCaptureDependencies: cuda_runtime_api.h */
+cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNode_t *dependencies,
+                                                const cudaGraphEdgeData *dependencyData,
+                                                size_t numDependencies, unsigned int flags) {
+  cudart_cudaStreamUpdateCaptureDependencies_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaStreamUpdateCaptureDependencies, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream, dependencies, dependencyData, numDependencies, flags);
+  }
+  return cudart_traced_cudaStreamUpdateCaptureDependencies(tracer_real, __builtin_return_address(0),
+                                                           stream, dependencies, dependencyData,
+                                                           numDependencies, flags);
+}
+
+/* cudaEventCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *tracer_real,
+                                                 const void *tracer_caller, cudaEvent_t *event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventCreate", (void **)&cudart_real.cudaEventCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) &&
@@ -4717,18 +5748,32 @@ cudaError_t cudaEventCreate(cudaEvent_t *event) {
   return tracer_args.tracer_result;
 }
 
-/* cudaEventCreateWithFlags: cuda_runtime_api.h */
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
-  cudart_cudaEventCreateWithFlags_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaEventCreateWithFlags, __ATOMIC_ACQUIRE);
+/* cudaEventCreate: cuda_runtime_api.h */
+cudaError_t cudaEventCreate(cudaEvent_t *event) {
+  cudart_cudaEventCreate_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaEventCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(event);
+  }
+  return cudart_traced_cudaEventCreate(tracer_real, __builtin_return_address(0), event);
+}
+
+/* cudaEventCreateWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreateWithFlags_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaEvent_t *event, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventCreateWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventCreateWithFlags", (void **)&cudart_real.cudaEventCreateWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) &&
@@ -4778,18 +5823,33 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* cudaEventRecord: cuda_runtime_api.h */
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
-  cudart_cudaEventRecord_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaEventRecord, __ATOMIC_ACQUIRE);
+/* cudaEventCreateWithFlags: cuda_runtime_api.h */
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned int flags) {
+  cudart_cudaEventCreateWithFlags_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaEventCreateWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(event, flags);
+  }
+  return cudart_traced_cudaEventCreateWithFlags(tracer_real, __builtin_return_address(0), event,
+                                                flags);
+}
+
+/* cudaEventRecord, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *tracer_real,
+                                                 const void *tracer_caller, cudaEvent_t event,
+                                                 cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventRecord_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventRecord", (void **)&cudart_real.cudaEventRecord);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) &&
@@ -4838,18 +5898,33 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* cudaEventRecordWithFlags: cuda_runtime_api.h */
-cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
-  cudart_cudaEventRecordWithFlags_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaEventRecordWithFlags, __ATOMIC_ACQUIRE);
+/* cudaEventRecord: cuda_runtime_api.h */
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  cudart_cudaEventRecord_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaEventRecord, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(event, stream);
+  }
+  return cudart_traced_cudaEventRecord(tracer_real, __builtin_return_address(0), event, stream);
+}
+
+/* cudaEventRecordWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecordWithFlags_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaEvent_t event, cudaStream_t stream,
+                                                          unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventRecordWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventRecordWithFlags", (void **)&cudart_real.cudaEventRecordWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) &&
@@ -4900,18 +5975,32 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
   return tracer_args.tracer_result;
 }
 
-/* cudaEventQuery: cuda_runtime_api.h */
-cudaError_t cudaEventQuery(cudaEvent_t event) {
-  cudart_cudaEventQuery_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaEventQuery, __ATOMIC_ACQUIRE);
+/* cudaEventRecordWithFlags: cuda_runtime_api.h */
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+  cudart_cudaEventRecordWithFlags_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaEventRecordWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(event, stream, flags);
+  }
+  return cudart_traced_cudaEventRecordWithFlags(tracer_real, __builtin_return_address(0), event,
+                                                stream, flags);
+}
+
+/* cudaEventQuery, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real,
+                                                const void *tracer_caller, cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventQuery_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventQuery", (void **)&cudart_real.cudaEventQuery);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) &&
@@ -4958,18 +6047,31 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
   return tracer_args.tracer_result;
 }
 
-/* cudaEventSynchronize: cuda_runtime_api.h */
-cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-  cudart_cudaEventSynchronize_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaEventSynchronize, __ATOMIC_ACQUIRE);
+/* cudaEventQuery: cuda_runtime_api.h */
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  cudart_cudaEventQuery_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaEventQuery, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(event);
+  }
+  return cudart_traced_cudaEventQuery(tracer_real, __builtin_return_address(0), event);
+}
+
+/* cudaEventSynchronize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchronize_fn *tracer_real,
+                                                      const void *tracer_caller, cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventSynchronize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventSynchronize", (void **)&cudart_real.cudaEventSynchronize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) &&
@@ -5016,18 +6118,31 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   return tracer_args.tracer_result;
 }
 
-/* cudaEventDestroy: cuda_runtime_api.h */
-cudaError_t cudaEventDestroy(cudaEvent_t event) {
-  cudart_cudaEventDestroy_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaEventDestroy, __ATOMIC_ACQUIRE);
+/* cudaEventSynchronize: cuda_runtime_api.h */
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  cudart_cudaEventSynchronize_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaEventSynchronize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(event);
+  }
+  return cudart_traced_cudaEventSynchronize(tracer_real, __builtin_return_address(0), event);
+}
+
+/* cudaEventDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tracer_real,
+                                                  const void *tracer_caller, cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventDestroy", (void **)&cudart_real.cudaEventDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) &&
@@ -5074,18 +6189,32 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   return tracer_args.tracer_result;
 }
 
-/* cudaEventElapsedTime: cuda_runtime_api.h */
-cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
-  cudart_cudaEventElapsedTime_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaEventElapsedTime, __ATOMIC_ACQUIRE);
+/* cudaEventDestroy: cuda_runtime_api.h */
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  cudart_cudaEventDestroy_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaEventDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(event);
+  }
+  return cudart_traced_cudaEventDestroy(tracer_real, __builtin_return_address(0), event);
+}
+
+/* cudaEventElapsedTime, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTime_fn *tracer_real,
+                                                      const void *tracer_caller, float *ms,
+                                                      cudaEvent_t start, cudaEvent_t end) {
   if (!tracer_real)
     tracer_real = (cudart_cudaEventElapsedTime_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventElapsedTime", (void **)&cudart_real.cudaEventElapsedTime);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ms, start, end);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) &&
@@ -5137,19 +6266,34 @@ cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) 
   return tracer_args.tracer_result;
 }
 
-/* cudaImportExternalMemory: cuda_runtime_api.h */
-cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
-                                     const struct cudaExternalMemoryHandleDesc *memHandleDesc) {
-  cudart_cudaImportExternalMemory_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaImportExternalMemory, __ATOMIC_ACQUIRE);
+/* cudaEventElapsedTime: cuda_runtime_api.h */
+cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end) {
+  cudart_cudaEventElapsedTime_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaEventElapsedTime, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(ms, start, end);
+  }
+  return cudart_traced_cudaEventElapsedTime(tracer_real, __builtin_return_address(0), ms, start,
+                                            end);
+}
+
+/* cudaImportExternalMemory, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaImportExternalMemory(cudart_cudaImportExternalMemory_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaExternalMemory_t *extMem_out,
+                                                          const struct cudaExternalMemoryHandleDesc *memHandleDesc) {
   if (!tracer_real)
     tracer_real = (cudart_cudaImportExternalMemory_fn *)tracer_resolve(
         "libcudart.so.13", "cudaImportExternalMemory", (void **)&cudart_real.cudaImportExternalMemory);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) &&
@@ -5199,19 +6343,36 @@ cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
   return tracer_args.tracer_result;
 }
 
-/* cudaExternalMemoryGetMappedBuffer: cuda_runtime_api.h */
-cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_t extMem,
-                                              const struct cudaExternalMemoryBufferDesc *bufferDesc) {
-  cudart_cudaExternalMemoryGetMappedBuffer_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaExternalMemoryGetMappedBuffer, __ATOMIC_ACQUIRE);
+/* cudaImportExternalMemory: cuda_runtime_api.h */
+cudaError_t cudaImportExternalMemory(cudaExternalMemory_t *extMem_out,
+                                     const struct cudaExternalMemoryHandleDesc *memHandleDesc) {
+  cudart_cudaImportExternalMemory_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaImportExternalMemory, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(extMem_out, memHandleDesc);
+  }
+  return cudart_traced_cudaImportExternalMemory(tracer_real, __builtin_return_address(0),
+                                                extMem_out, memHandleDesc);
+}
+
+/* cudaExternalMemoryGetMappedBuffer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaExternalMemoryGetMappedBuffer(cudart_cudaExternalMemoryGetMappedBuffer_fn *tracer_real,
+                                                                   const void *tracer_caller,
+                                                                   void **devPtr,
+                                                                   cudaExternalMemory_t extMem,
+                                                                   const struct cudaExternalMemoryBufferDesc *bufferDesc) {
   if (!tracer_real)
     tracer_real = (cudart_cudaExternalMemoryGetMappedBuffer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaExternalMemoryGetMappedBuffer", (void **)&cudart_real.cudaExternalMemoryGetMappedBuffer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) &&
@@ -5264,20 +6425,36 @@ cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_
   return tracer_args.tracer_result;
 }
 
-/* cudaExternalMemoryGetMappedMipmappedArray: cuda_runtime_api.h */
-cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipmap,
-                                                      cudaExternalMemory_t extMem,
-                                                      const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc) {
-  cudart_cudaExternalMemoryGetMappedMipmappedArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaExternalMemoryGetMappedMipmappedArray, __ATOMIC_ACQUIRE);
+/* cudaExternalMemoryGetMappedBuffer: cuda_runtime_api.h */
+cudaError_t cudaExternalMemoryGetMappedBuffer(void **devPtr, cudaExternalMemory_t extMem,
+                                              const struct cudaExternalMemoryBufferDesc *bufferDesc) {
+  cudart_cudaExternalMemoryGetMappedBuffer_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaExternalMemoryGetMappedBuffer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, extMem, bufferDesc);
+  }
+  return cudart_traced_cudaExternalMemoryGetMappedBuffer(tracer_real, __builtin_return_address(0),
+                                                         devPtr, extMem, bufferDesc);
+}
+
+/* cudaExternalMemoryGetMappedMipmappedArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(cudart_cudaExternalMemoryGetMappedMipmappedArray_fn *tracer_real,
+                                                                           const void *tracer_caller,
+                                                                           cudaMipmappedArray_t *mipmap,
+                                                                           cudaExternalMemory_t extMem,
+                                                                           const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc) {
   if (!tracer_real)
     tracer_real = (cudart_cudaExternalMemoryGetMappedMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaExternalMemoryGetMappedMipmappedArray", (void **)&cudart_real.cudaExternalMemoryGetMappedMipmappedArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmap, extMem, mipmapDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) &&
@@ -5330,18 +6507,36 @@ cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipm
   return tracer_args.tracer_result;
 }
 
-/* cudaDestroyExternalMemory: cuda_runtime_api.h */
-cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem) {
-  cudart_cudaDestroyExternalMemory_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDestroyExternalMemory, __ATOMIC_ACQUIRE);
+/* cudaExternalMemoryGetMappedMipmappedArray: cuda_runtime_api.h */
+cudaError_t cudaExternalMemoryGetMappedMipmappedArray(cudaMipmappedArray_t *mipmap,
+                                                      cudaExternalMemory_t extMem,
+                                                      const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc) {
+  cudart_cudaExternalMemoryGetMappedMipmappedArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaExternalMemoryGetMappedMipmappedArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(mipmap, extMem, mipmapDesc);
+  }
+  return cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(tracer_real,
+                                                                 __builtin_return_address(0),
+                                                                 mipmap, extMem, mipmapDesc);
+}
+
+/* cudaDestroyExternalMemory, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExternalMemory_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           cudaExternalMemory_t extMem) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDestroyExternalMemory_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroyExternalMemory", (void **)&cudart_real.cudaDestroyExternalMemory);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) &&
@@ -5388,19 +6583,33 @@ cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem) {
   return tracer_args.tracer_result;
 }
 
-/* cudaImportExternalSemaphore: cuda_runtime_api.h */
-cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
-                                        const struct cudaExternalSemaphoreHandleDesc *semHandleDesc) {
-  cudart_cudaImportExternalSemaphore_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaImportExternalSemaphore, __ATOMIC_ACQUIRE);
+/* cudaDestroyExternalMemory: cuda_runtime_api.h */
+cudaError_t cudaDestroyExternalMemory(cudaExternalMemory_t extMem) {
+  cudart_cudaDestroyExternalMemory_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDestroyExternalMemory, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(extMem);
+  }
+  return cudart_traced_cudaDestroyExternalMemory(tracer_real, __builtin_return_address(0), extMem);
+}
+
+/* cudaImportExternalSemaphore, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaImportExternalSemaphore(cudart_cudaImportExternalSemaphore_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             cudaExternalSemaphore_t *extSem_out,
+                                                             const struct cudaExternalSemaphoreHandleDesc *semHandleDesc) {
   if (!tracer_real)
     tracer_real = (cudart_cudaImportExternalSemaphore_fn *)tracer_resolve(
         "libcudart.so.13", "cudaImportExternalSemaphore", (void **)&cudart_real.cudaImportExternalSemaphore);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) &&
@@ -5450,20 +6659,37 @@ cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
   return tracer_args.tracer_result;
 }
 
-/* cudaSignalExternalSemaphoresAsync: cuda_runtime_api.h */
-cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray,
-                                              const struct cudaExternalSemaphoreSignalParams *paramsArray,
-                                              unsigned int numExtSems, cudaStream_t stream) {
-  cudart_cudaSignalExternalSemaphoresAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaSignalExternalSemaphoresAsync, __ATOMIC_ACQUIRE);
+/* cudaImportExternalSemaphore: cuda_runtime_api.h */
+cudaError_t cudaImportExternalSemaphore(cudaExternalSemaphore_t *extSem_out,
+                                        const struct cudaExternalSemaphoreHandleDesc *semHandleDesc) {
+  cudart_cudaImportExternalSemaphore_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaImportExternalSemaphore, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(extSem_out, semHandleDesc);
+  }
+  return cudart_traced_cudaImportExternalSemaphore(tracer_real, __builtin_return_address(0),
+                                                   extSem_out, semHandleDesc);
+}
+
+/* cudaSignalExternalSemaphoresAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaSignalExternalSemaphoresAsync(cudart_cudaSignalExternalSemaphoresAsync_fn *tracer_real,
+                                                                   const void *tracer_caller,
+                                                                   const cudaExternalSemaphore_t *extSemArray,
+                                                                   const struct cudaExternalSemaphoreSignalParams *paramsArray,
+                                                                   unsigned int numExtSems,
+                                                                   cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaSignalExternalSemaphoresAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSignalExternalSemaphoresAsync", (void **)&cudart_real.cudaSignalExternalSemaphoresAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) &&
@@ -5517,20 +6743,39 @@ cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *ext
   return tracer_args.tracer_result;
 }
 
-/* cudaWaitExternalSemaphoresAsync: cuda_runtime_api.h */
-cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray,
-                                            const struct cudaExternalSemaphoreWaitParams *paramsArray,
-                                            unsigned int numExtSems, cudaStream_t stream) {
-  cudart_cudaWaitExternalSemaphoresAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaWaitExternalSemaphoresAsync, __ATOMIC_ACQUIRE);
+/* cudaSignalExternalSemaphoresAsync: cuda_runtime_api.h */
+cudaError_t cudaSignalExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray,
+                                              const struct cudaExternalSemaphoreSignalParams *paramsArray,
+                                              unsigned int numExtSems, cudaStream_t stream) {
+  cudart_cudaSignalExternalSemaphoresAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaSignalExternalSemaphoresAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(extSemArray, paramsArray, numExtSems, stream);
+  }
+  return cudart_traced_cudaSignalExternalSemaphoresAsync(tracer_real, __builtin_return_address(0),
+                                                         extSemArray, paramsArray, numExtSems,
+                                                         stream);
+}
+
+/* cudaWaitExternalSemaphoresAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaWaitExternalSemaphoresAsync(cudart_cudaWaitExternalSemaphoresAsync_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 const cudaExternalSemaphore_t *extSemArray,
+                                                                 const struct cudaExternalSemaphoreWaitParams *paramsArray,
+                                                                 unsigned int numExtSems,
+                                                                 cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaWaitExternalSemaphoresAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaWaitExternalSemaphoresAsync", (void **)&cudart_real.cudaWaitExternalSemaphoresAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) &&
@@ -5584,18 +6829,36 @@ cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSe
   return tracer_args.tracer_result;
 }
 
-/* cudaDestroyExternalSemaphore: cuda_runtime_api.h */
-cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem) {
-  cudart_cudaDestroyExternalSemaphore_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDestroyExternalSemaphore, __ATOMIC_ACQUIRE);
+/* cudaWaitExternalSemaphoresAsync: cuda_runtime_api.h */
+cudaError_t cudaWaitExternalSemaphoresAsync(const cudaExternalSemaphore_t *extSemArray,
+                                            const struct cudaExternalSemaphoreWaitParams *paramsArray,
+                                            unsigned int numExtSems, cudaStream_t stream) {
+  cudart_cudaWaitExternalSemaphoresAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaWaitExternalSemaphoresAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(extSemArray, paramsArray, numExtSems, stream);
+  }
+  return cudart_traced_cudaWaitExternalSemaphoresAsync(tracer_real, __builtin_return_address(0),
+                                                       extSemArray, paramsArray, numExtSems,
+                                                       stream);
+}
+
+/* cudaDestroyExternalSemaphore, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroyExternalSemaphore_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cudaExternalSemaphore_t extSem) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDestroyExternalSemaphore_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroyExternalSemaphore", (void **)&cudart_real.cudaDestroyExternalSemaphore);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) &&
@@ -5642,19 +6905,34 @@ cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem) {
   return tracer_args.tracer_result;
 }
 
-/* cudaLaunchKernel: cuda_runtime_api.h */
-cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
-                             size_t sharedMem, cudaStream_t stream) {
-  cudart_cudaLaunchKernel_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLaunchKernel, __ATOMIC_ACQUIRE);
+/* cudaDestroyExternalSemaphore: cuda_runtime_api.h */
+cudaError_t cudaDestroyExternalSemaphore(cudaExternalSemaphore_t extSem) {
+  cudart_cudaDestroyExternalSemaphore_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDestroyExternalSemaphore, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(extSem);
+  }
+  return cudart_traced_cudaDestroyExternalSemaphore(tracer_real, __builtin_return_address(0),
+                                                    extSem);
+}
+
+/* cudaLaunchKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tracer_real,
+                                                  const void *tracer_caller, const void *func,
+                                                  dim3 gridDim, dim3 blockDim, void **args,
+                                                  size_t sharedMem, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLaunchKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchKernel", (void **)&cudart_real.cudaLaunchKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) &&
@@ -5712,18 +6990,35 @@ cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void
   return tracer_args.tracer_result;
 }
 
-/* cudaLaunchKernelExC: cuda_runtime_api.h */
-cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
-  cudart_cudaLaunchKernelExC_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLaunchKernelExC, __ATOMIC_ACQUIRE);
+/* cudaLaunchKernel: cuda_runtime_api.h */
+cudaError_t cudaLaunchKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                             size_t sharedMem, cudaStream_t stream) {
+  cudart_cudaLaunchKernel_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLaunchKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
+  }
+  return cudart_traced_cudaLaunchKernel(tracer_real, __builtin_return_address(0), func, gridDim,
+                                        blockDim, args, sharedMem, stream);
+}
+
+/* cudaLaunchKernelExC, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     const cudaLaunchConfig_t *config,
+                                                     const void *func, void **args) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLaunchKernelExC_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchKernelExC", (void **)&cudart_real.cudaLaunchKernelExC);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config, func, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) &&
@@ -5775,19 +7070,35 @@ cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *fu
   return tracer_args.tracer_result;
 }
 
-/* cudaLaunchCooperativeKernel: cuda_runtime_api.h */
-cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
-                                        size_t sharedMem, cudaStream_t stream) {
-  cudart_cudaLaunchCooperativeKernel_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLaunchCooperativeKernel, __ATOMIC_ACQUIRE);
+/* cudaLaunchKernelExC: cuda_runtime_api.h */
+cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *config, const void *func, void **args) {
+  cudart_cudaLaunchKernelExC_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLaunchKernelExC, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(config, func, args);
+  }
+  return cudart_traced_cudaLaunchKernelExC(tracer_real, __builtin_return_address(0), config, func,
+                                           args);
+}
+
+/* cudaLaunchCooperativeKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLaunchCooperativeKernel(cudart_cudaLaunchCooperativeKernel_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             const void *func, dim3 gridDim,
+                                                             dim3 blockDim, void **args,
+                                                             size_t sharedMem, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLaunchCooperativeKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchCooperativeKernel", (void **)&cudart_real.cudaLaunchCooperativeKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) &&
@@ -5845,18 +7156,34 @@ cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blo
   return tracer_args.tracer_result;
 }
 
-/* cudaFuncSetCacheConfig: cuda_runtime_api.h */
-cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig) {
-  cudart_cudaFuncSetCacheConfig_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaFuncSetCacheConfig, __ATOMIC_ACQUIRE);
+/* cudaLaunchCooperativeKernel: cuda_runtime_api.h */
+cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 gridDim, dim3 blockDim, void **args,
+                                        size_t sharedMem, cudaStream_t stream) {
+  cudart_cudaLaunchCooperativeKernel_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLaunchCooperativeKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
+  }
+  return cudart_traced_cudaLaunchCooperativeKernel(tracer_real, __builtin_return_address(0), func,
+                                                   gridDim, blockDim, args, sharedMem, stream);
+}
+
+/* cudaFuncSetCacheConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheConfig_fn *tracer_real,
+                                                        const void *tracer_caller, const void *func,
+                                                        enum cudaFuncCache cacheConfig) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncSetCacheConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncSetCacheConfig", (void **)&cudart_real.cudaFuncSetCacheConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) &&
@@ -5905,18 +7232,34 @@ cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheCon
   return tracer_args.tracer_result;
 }
 
-/* cudaFuncGetAttributes: cuda_runtime_api.h */
-cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
-  cudart_cudaFuncGetAttributes_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaFuncGetAttributes, __ATOMIC_ACQUIRE);
+/* cudaFuncSetCacheConfig: cuda_runtime_api.h */
+cudaError_t cudaFuncSetCacheConfig(const void *func, enum cudaFuncCache cacheConfig) {
+  cudart_cudaFuncSetCacheConfig_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaFuncSetCacheConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(func, cacheConfig);
+  }
+  return cudart_traced_cudaFuncSetCacheConfig(tracer_real, __builtin_return_address(0), func,
+                                              cacheConfig);
+}
+
+/* cudaFuncGetAttributes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttributes_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       struct cudaFuncAttributes *attr,
+                                                       const void *func) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncGetAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncGetAttributes", (void **)&cudart_real.cudaFuncGetAttributes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) &&
@@ -5965,18 +7308,32 @@ cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *f
   return tracer_args.tracer_result;
 }
 
-/* cudaFuncSetAttribute: cuda_runtime_api.h */
-cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) {
-  cudart_cudaFuncSetAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaFuncSetAttribute, __ATOMIC_ACQUIRE);
+/* cudaFuncGetAttributes: cuda_runtime_api.h */
+cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *attr, const void *func) {
+  cudart_cudaFuncGetAttributes_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaFuncGetAttributes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(attr, func);
+  }
+  return cudart_traced_cudaFuncGetAttributes(tracer_real, __builtin_return_address(0), attr, func);
+}
+
+/* cudaFuncSetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribute_fn *tracer_real,
+                                                      const void *tracer_caller, const void *func,
+                                                      enum cudaFuncAttribute attr, int value) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncSetAttribute", (void **)&cudart_real.cudaFuncSetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) &&
@@ -6027,18 +7384,33 @@ cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, 
   return tracer_args.tracer_result;
 }
 
-/* cudaFuncGetName: cuda_runtime_api.h */
-cudaError_t cudaFuncGetName(const char **name, const void *func) {
-  cudart_cudaFuncGetName_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaFuncGetName, __ATOMIC_ACQUIRE);
+/* cudaFuncSetAttribute: cuda_runtime_api.h */
+cudaError_t cudaFuncSetAttribute(const void *func, enum cudaFuncAttribute attr, int value) {
+  cudart_cudaFuncSetAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaFuncSetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(func, attr, value);
+  }
+  return cudart_traced_cudaFuncSetAttribute(tracer_real, __builtin_return_address(0), func, attr,
+                                            value);
+}
+
+/* cudaFuncGetName, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *tracer_real,
+                                                 const void *tracer_caller, const char **name,
+                                                 const void *func) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncGetName_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncGetName", (void **)&cudart_real.cudaFuncGetName);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) &&
@@ -6088,19 +7460,33 @@ cudaError_t cudaFuncGetName(const char **name, const void *func) {
   return tracer_args.tracer_result;
 }
 
-/* cudaFuncGetParamInfo: cuda_runtime_api.h */
-cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
-                                 size_t *paramSize) {
-  cudart_cudaFuncGetParamInfo_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaFuncGetParamInfo, __ATOMIC_ACQUIRE);
+/* cudaFuncGetName: cuda_runtime_api.h */
+cudaError_t cudaFuncGetName(const char **name, const void *func) {
+  cudart_cudaFuncGetName_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaFuncGetName, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(name, func);
+  }
+  return cudart_traced_cudaFuncGetName(tracer_real, __builtin_return_address(0), name, func);
+}
+
+/* cudaFuncGetParamInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInfo_fn *tracer_real,
+                                                      const void *tracer_caller, const void *func,
+                                                      size_t paramIndex, size_t *paramOffset,
+                                                      size_t *paramSize) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncGetParamInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncGetParamInfo", (void **)&cudart_real.cudaFuncGetParamInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) &&
@@ -6156,18 +7542,34 @@ cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *pa
   return tracer_args.tracer_result;
 }
 
-/* cudaLaunchHostFunc: cuda_runtime_api.h */
-cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
-  cudart_cudaLaunchHostFunc_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLaunchHostFunc, __ATOMIC_ACQUIRE);
+/* cudaFuncGetParamInfo: cuda_runtime_api.h */
+cudaError_t cudaFuncGetParamInfo(const void *func, size_t paramIndex, size_t *paramOffset,
+                                 size_t *paramSize) {
+  cudart_cudaFuncGetParamInfo_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaFuncGetParamInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(func, paramIndex, paramOffset, paramSize);
+  }
+  return cudart_traced_cudaFuncGetParamInfo(tracer_real, __builtin_return_address(0), func,
+                                            paramIndex, paramOffset, paramSize);
+}
+
+/* cudaLaunchHostFunc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn *tracer_real,
+                                                    const void *tracer_caller, cudaStream_t stream,
+                                                    cudaHostFn_t fn, void *userData) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLaunchHostFunc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchHostFunc", (void **)&cudart_real.cudaLaunchHostFunc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) &&
@@ -6218,18 +7620,34 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userD
   return tracer_args.tracer_result;
 }
 
-/* cudaFuncSetSharedMemConfig: cuda_runtime_api.h */
-cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config) {
-  cudart_cudaFuncSetSharedMemConfig_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaFuncSetSharedMemConfig, __ATOMIC_ACQUIRE);
+/* cudaLaunchHostFunc: cuda_runtime_api.h */
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void *userData) {
+  cudart_cudaLaunchHostFunc_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLaunchHostFunc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(stream, fn, userData);
+  }
+  return cudart_traced_cudaLaunchHostFunc(tracer_real, __builtin_return_address(0), stream, fn,
+                                          userData);
+}
+
+/* cudaFuncSetSharedMemConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSharedMemConfig_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            const void *func,
+                                                            enum cudaSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFuncSetSharedMemConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncSetSharedMemConfig", (void **)&cudart_real.cudaFuncSetSharedMemConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) &&
@@ -6278,19 +7696,36 @@ cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfi
   return tracer_args.tracer_result;
 }
 
-/* cudaOccupancyMaxActiveBlocksPerMultiprocessor: cuda_runtime_api.h */
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
-                                                          int blockSize, size_t dynamicSMemSize) {
-  cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessor, __ATOMIC_ACQUIRE);
+/* cudaFuncSetSharedMemConfig: cuda_runtime_api.h */
+cudaError_t cudaFuncSetSharedMemConfig(const void *func, enum cudaSharedMemConfig config) {
+  cudart_cudaFuncSetSharedMemConfig_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaFuncSetSharedMemConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(func, config);
+  }
+  return cudart_traced_cudaFuncSetSharedMemConfig(tracer_real, __builtin_return_address(0), func,
+                                                  config);
+}
+
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessor, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn *tracer_real,
+                                                                               const void *tracer_caller,
+                                                                               int *numBlocks,
+                                                                               const void *func,
+                                                                               int blockSize,
+                                                                               size_t dynamicSMemSize) {
   if (!tracer_real)
     tracer_real = (cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessor);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -6345,19 +7780,39 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const 
   return tracer_args.tracer_result;
 }
 
-/* cudaOccupancyAvailableDynamicSMemPerBlock: cuda_runtime_api.h */
-cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
-                                                      int numBlocks, int blockSize) {
-  cudart_cudaOccupancyAvailableDynamicSMemPerBlock_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaOccupancyAvailableDynamicSMemPerBlock, __ATOMIC_ACQUIRE);
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessor: cuda_runtime_api.h */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *func,
+                                                          int blockSize, size_t dynamicSMemSize) {
+  cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessor, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
+  }
+  return cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(tracer_real,
+                                                                     __builtin_return_address(0),
+                                                                     numBlocks, func, blockSize,
+                                                                     dynamicSMemSize);
+}
+
+/* cudaOccupancyAvailableDynamicSMemPerBlock, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(cudart_cudaOccupancyAvailableDynamicSMemPerBlock_fn *tracer_real,
+                                                                           const void *tracer_caller,
+                                                                           size_t *dynamicSmemSize,
+                                                                           const void *func,
+                                                                           int numBlocks,
+                                                                           int blockSize) {
   if (!tracer_real)
     tracer_real = (cudart_cudaOccupancyAvailableDynamicSMemPerBlock_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyAvailableDynamicSMemPerBlock", (void **)&cudart_real.cudaOccupancyAvailableDynamicSMemPerBlock);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) &&
@@ -6412,21 +7867,40 @@ cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, c
   return tracer_args.tracer_result;
 }
 
-/* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: cuda_runtime_api.h */
-cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
-                                                                   int blockSize,
-                                                                   size_t dynamicSMemSize,
-                                                                   unsigned int flags) {
-  cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __ATOMIC_ACQUIRE);
+/* cudaOccupancyAvailableDynamicSMemPerBlock: cuda_runtime_api.h */
+cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *dynamicSmemSize, const void *func,
+                                                      int numBlocks, int blockSize) {
+  cudart_cudaOccupancyAvailableDynamicSMemPerBlock_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaOccupancyAvailableDynamicSMemPerBlock, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
+  }
+  return cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(tracer_real,
+                                                                 __builtin_return_address(0),
+                                                                 dynamicSmemSize, func, numBlocks,
+                                                                 blockSize);
+}
+
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *tracer_real,
+                                                                                        const void *tracer_caller,
+                                                                                        int *numBlocks,
+                                                                                        const void *func,
+                                                                                        int blockSize,
+                                                                                        size_t dynamicSMemSize,
+                                                                                        unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -6484,19 +7958,42 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlock
   return tracer_args.tracer_result;
 }
 
-/* cudaOccupancyMaxPotentialClusterSize: cuda_runtime_api.h */
-cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
-                                                 const cudaLaunchConfig_t *launchConfig) {
-  cudart_cudaOccupancyMaxPotentialClusterSize_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaOccupancyMaxPotentialClusterSize, __ATOMIC_ACQUIRE);
+/* cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: cuda_runtime_api.h */
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *func,
+                                                                   int blockSize,
+                                                                   size_t dynamicSMemSize,
+                                                                   unsigned int flags) {
+  cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
+  }
+  return cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(tracer_real,
+                                                                              __builtin_return_address(0),
+                                                                              numBlocks, func,
+                                                                              blockSize,
+                                                                              dynamicSMemSize,
+                                                                              flags);
+}
+
+/* cudaOccupancyMaxPotentialClusterSize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaOccupancyMaxPotentialClusterSize(cudart_cudaOccupancyMaxPotentialClusterSize_fn *tracer_real,
+                                                                      const void *tracer_caller,
+                                                                      int *clusterSize,
+                                                                      const void *func,
+                                                                      const cudaLaunchConfig_t *launchConfig) {
   if (!tracer_real)
     tracer_real = (cudart_cudaOccupancyMaxPotentialClusterSize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxPotentialClusterSize", (void **)&cudart_real.cudaOccupancyMaxPotentialClusterSize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(clusterSize, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) &&
@@ -6549,19 +8046,36 @@ cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *f
   return tracer_args.tracer_result;
 }
 
-/* cudaOccupancyMaxActiveClusters: cuda_runtime_api.h */
-cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
-                                           const cudaLaunchConfig_t *launchConfig) {
-  cudart_cudaOccupancyMaxActiveClusters_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaOccupancyMaxActiveClusters, __ATOMIC_ACQUIRE);
+/* cudaOccupancyMaxPotentialClusterSize: cuda_runtime_api.h */
+cudaError_t cudaOccupancyMaxPotentialClusterSize(int *clusterSize, const void *func,
+                                                 const cudaLaunchConfig_t *launchConfig) {
+  cudart_cudaOccupancyMaxPotentialClusterSize_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaOccupancyMaxPotentialClusterSize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(clusterSize, func, launchConfig);
+  }
+  return cudart_traced_cudaOccupancyMaxPotentialClusterSize(tracer_real,
+                                                            __builtin_return_address(0),
+                                                            clusterSize, func, launchConfig);
+}
+
+/* cudaOccupancyMaxActiveClusters, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaOccupancyMaxActiveClusters(cudart_cudaOccupancyMaxActiveClusters_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                int *numClusters, const void *func,
+                                                                const cudaLaunchConfig_t *launchConfig) {
   if (!tracer_real)
     tracer_real = (cudart_cudaOccupancyMaxActiveClusters_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxActiveClusters", (void **)&cudart_real.cudaOccupancyMaxActiveClusters);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numClusters, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) &&
@@ -6614,18 +8128,34 @@ cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
   return tracer_args.tracer_result;
 }
 
-/* cudaMallocManaged: cuda_runtime_api.h */
-cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
-  cudart_cudaMallocManaged_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMallocManaged, __ATOMIC_ACQUIRE);
+/* cudaOccupancyMaxActiveClusters: cuda_runtime_api.h */
+cudaError_t cudaOccupancyMaxActiveClusters(int *numClusters, const void *func,
+                                           const cudaLaunchConfig_t *launchConfig) {
+  cudart_cudaOccupancyMaxActiveClusters_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaOccupancyMaxActiveClusters, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(numClusters, func, launchConfig);
+  }
+  return cudart_traced_cudaOccupancyMaxActiveClusters(tracer_real, __builtin_return_address(0),
+                                                      numClusters, func, launchConfig);
+}
+
+/* cudaMallocManaged, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *tracer_real,
+                                                   const void *tracer_caller, void **devPtr,
+                                                   size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocManaged_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocManaged", (void **)&cudart_real.cudaMallocManaged);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) &&
@@ -6677,18 +8207,32 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* cudaMalloc: cuda_runtime_api.h */
-cudaError_t cudaMalloc(void **devPtr, size_t size) {
-  cudart_cudaMalloc_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMalloc, __ATOMIC_ACQUIRE);
+/* cudaMallocManaged: cuda_runtime_api.h */
+cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
+  cudart_cudaMallocManaged_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMallocManaged, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, size, flags);
+  }
+  return cudart_traced_cudaMallocManaged(tracer_real, __builtin_return_address(0), devPtr, size,
+                                         flags);
+}
+
+/* cudaMalloc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real,
+                                            const void *tracer_caller, void **devPtr, size_t size) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMalloc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMalloc", (void **)&cudart_real.cudaMalloc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) &&
@@ -6738,18 +8282,31 @@ cudaError_t cudaMalloc(void **devPtr, size_t size) {
   return tracer_args.tracer_result;
 }
 
-/* cudaMallocHost: cuda_runtime_api.h */
-cudaError_t cudaMallocHost(void **ptr, size_t size) {
-  cudart_cudaMallocHost_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMallocHost, __ATOMIC_ACQUIRE);
+/* cudaMalloc: cuda_runtime_api.h */
+cudaError_t cudaMalloc(void **devPtr, size_t size) {
+  cudart_cudaMalloc_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMalloc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, size);
+  }
+  return cudart_traced_cudaMalloc(tracer_real, __builtin_return_address(0), devPtr, size);
+}
+
+/* cudaMallocHost, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer_real,
+                                                const void *tracer_caller, void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocHost_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocHost", (void **)&cudart_real.cudaMallocHost);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) &&
@@ -6799,18 +8356,32 @@ cudaError_t cudaMallocHost(void **ptr, size_t size) {
   return tracer_args.tracer_result;
 }
 
-/* cudaMallocPitch: cuda_runtime_api.h */
-cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height) {
-  cudart_cudaMallocPitch_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMallocPitch, __ATOMIC_ACQUIRE);
+/* cudaMallocHost: cuda_runtime_api.h */
+cudaError_t cudaMallocHost(void **ptr, size_t size) {
+  cudart_cudaMallocHost_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMallocHost, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(ptr, size);
+  }
+  return cudart_traced_cudaMallocHost(tracer_real, __builtin_return_address(0), ptr, size);
+}
+
+/* cudaMallocPitch, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *tracer_real,
+                                                 const void *tracer_caller, void **devPtr,
+                                                 size_t *pitch, size_t width, size_t height) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocPitch_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocPitch", (void **)&cudart_real.cudaMallocPitch);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) &&
@@ -6866,19 +8437,34 @@ cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t h
   return tracer_args.tracer_result;
 }
 
-/* cudaMallocArray: cuda_runtime_api.h */
-cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
-                            size_t width, size_t height, unsigned int flags) {
-  cudart_cudaMallocArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMallocArray, __ATOMIC_ACQUIRE);
+/* cudaMallocPitch: cuda_runtime_api.h */
+cudaError_t cudaMallocPitch(void **devPtr, size_t *pitch, size_t width, size_t height) {
+  cudart_cudaMallocPitch_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMallocPitch, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, pitch, width, height);
+  }
+  return cudart_traced_cudaMallocPitch(tracer_real, __builtin_return_address(0), devPtr, pitch,
+                                       width, height);
+}
+
+/* cudaMallocArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *tracer_real,
+                                                 const void *tracer_caller, cudaArray_t *array,
+                                                 const struct cudaChannelFormatDesc *desc,
+                                                 size_t width, size_t height, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocArray", (void **)&cudart_real.cudaMallocArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) &&
@@ -6935,18 +8521,33 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDe
   return tracer_args.tracer_result;
 }
 
-/* cudaFree: cuda_runtime_api.h */
-cudaError_t cudaFree(void *devPtr) {
-  cudart_cudaFree_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaFree, __ATOMIC_ACQUIRE);
+/* cudaMallocArray: cuda_runtime_api.h */
+cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                            size_t width, size_t height, unsigned int flags) {
+  cudart_cudaMallocArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMallocArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(array, desc, width, height, flags);
+  }
+  return cudart_traced_cudaMallocArray(tracer_real, __builtin_return_address(0), array, desc, width,
+                                       height, flags);
+}
+
+/* cudaFree, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real,
+                                          const void *tracer_caller, void *devPtr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFree_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFree", (void **)&cudart_real.cudaFree);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) &&
@@ -6993,18 +8594,31 @@ cudaError_t cudaFree(void *devPtr) {
   return tracer_args.tracer_result;
 }
 
-/* cudaFreeHost: cuda_runtime_api.h */
-cudaError_t cudaFreeHost(void *ptr) {
-  cudart_cudaFreeHost_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaFreeHost, __ATOMIC_ACQUIRE);
+/* cudaFree: cuda_runtime_api.h */
+cudaError_t cudaFree(void *devPtr) {
+  cudart_cudaFree_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaFree, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr);
+  }
+  return cudart_traced_cudaFree(tracer_real, __builtin_return_address(0), devPtr);
+}
+
+/* cudaFreeHost, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_real,
+                                              const void *tracer_caller, void *ptr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFreeHost_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeHost", (void **)&cudart_real.cudaFreeHost);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) &&
@@ -7051,18 +8665,31 @@ cudaError_t cudaFreeHost(void *ptr) {
   return tracer_args.tracer_result;
 }
 
-/* cudaFreeArray: cuda_runtime_api.h */
-cudaError_t cudaFreeArray(cudaArray_t array) {
-  cudart_cudaFreeArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaFreeArray, __ATOMIC_ACQUIRE);
+/* cudaFreeHost: cuda_runtime_api.h */
+cudaError_t cudaFreeHost(void *ptr) {
+  cudart_cudaFreeHost_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaFreeHost, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(ptr);
+  }
+  return cudart_traced_cudaFreeHost(tracer_real, __builtin_return_address(0), ptr);
+}
+
+/* cudaFreeArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_real,
+                                               const void *tracer_caller, cudaArray_t array) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFreeArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeArray", (void **)&cudart_real.cudaFreeArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) &&
@@ -7109,18 +8736,32 @@ cudaError_t cudaFreeArray(cudaArray_t array) {
   return tracer_args.tracer_result;
 }
 
-/* cudaFreeMipmappedArray: cuda_runtime_api.h */
-cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
-  cudart_cudaFreeMipmappedArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaFreeMipmappedArray, __ATOMIC_ACQUIRE);
+/* cudaFreeArray: cuda_runtime_api.h */
+cudaError_t cudaFreeArray(cudaArray_t array) {
+  cudart_cudaFreeArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaFreeArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(array);
+  }
+  return cudart_traced_cudaFreeArray(tracer_real, __builtin_return_address(0), array);
+}
+
+/* cudaFreeMipmappedArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmappedArray_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cudaMipmappedArray_t mipmappedArray) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFreeMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeMipmappedArray", (void **)&cudart_real.cudaFreeMipmappedArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) &&
@@ -7167,18 +8808,33 @@ cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
   return tracer_args.tracer_result;
 }
 
-/* cudaHostAlloc: cuda_runtime_api.h */
-cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
-  cudart_cudaHostAlloc_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaHostAlloc, __ATOMIC_ACQUIRE);
+/* cudaFreeMipmappedArray: cuda_runtime_api.h */
+cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t mipmappedArray) {
+  cudart_cudaFreeMipmappedArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaFreeMipmappedArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(mipmappedArray);
+  }
+  return cudart_traced_cudaFreeMipmappedArray(tracer_real, __builtin_return_address(0),
+                                              mipmappedArray);
+}
+
+/* cudaHostAlloc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_real,
+                                               const void *tracer_caller, void **pHost, size_t size,
+                                               unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaHostAlloc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostAlloc", (void **)&cudart_real.cudaHostAlloc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHost, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) &&
@@ -7230,18 +8886,32 @@ cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* cudaHostRegister: cuda_runtime_api.h */
-cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
-  cudart_cudaHostRegister_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaHostRegister, __ATOMIC_ACQUIRE);
+/* cudaHostAlloc: cuda_runtime_api.h */
+cudaError_t cudaHostAlloc(void **pHost, size_t size, unsigned int flags) {
+  cudart_cudaHostAlloc_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaHostAlloc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pHost, size, flags);
+  }
+  return cudart_traced_cudaHostAlloc(tracer_real, __builtin_return_address(0), pHost, size, flags);
+}
+
+/* cudaHostRegister, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tracer_real,
+                                                  const void *tracer_caller, void *ptr, size_t size,
+                                                  unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaHostRegister_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostRegister", (void **)&cudart_real.cudaHostRegister);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) &&
@@ -7292,18 +8962,31 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* cudaHostUnregister: cuda_runtime_api.h */
-cudaError_t cudaHostUnregister(void *ptr) {
-  cudart_cudaHostUnregister_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaHostUnregister, __ATOMIC_ACQUIRE);
+/* cudaHostRegister: cuda_runtime_api.h */
+cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
+  cudart_cudaHostRegister_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaHostRegister, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(ptr, size, flags);
+  }
+  return cudart_traced_cudaHostRegister(tracer_real, __builtin_return_address(0), ptr, size, flags);
+}
+
+/* cudaHostUnregister, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn *tracer_real,
+                                                    const void *tracer_caller, void *ptr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaHostUnregister_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostUnregister", (void **)&cudart_real.cudaHostUnregister);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) &&
@@ -7350,18 +9033,32 @@ cudaError_t cudaHostUnregister(void *ptr) {
   return tracer_args.tracer_result;
 }
 
-/* cudaHostGetDevicePointer: cuda_runtime_api.h */
-cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) {
-  cudart_cudaHostGetDevicePointer_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaHostGetDevicePointer, __ATOMIC_ACQUIRE);
+/* cudaHostUnregister: cuda_runtime_api.h */
+cudaError_t cudaHostUnregister(void *ptr) {
+  cudart_cudaHostUnregister_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaHostUnregister, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(ptr);
+  }
+  return cudart_traced_cudaHostUnregister(tracer_real, __builtin_return_address(0), ptr);
+}
+
+/* cudaHostGetDevicePointer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevicePointer_fn *tracer_real,
+                                                          const void *tracer_caller, void **pDevice,
+                                                          void *pHost, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaHostGetDevicePointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostGetDevicePointer", (void **)&cudart_real.cudaHostGetDevicePointer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pDevice, pHost, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) &&
@@ -7413,18 +9110,33 @@ cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int f
   return tracer_args.tracer_result;
 }
 
-/* cudaHostGetFlags: cuda_runtime_api.h */
-cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) {
-  cudart_cudaHostGetFlags_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaHostGetFlags, __ATOMIC_ACQUIRE);
+/* cudaHostGetDevicePointer: cuda_runtime_api.h */
+cudaError_t cudaHostGetDevicePointer(void **pDevice, void *pHost, unsigned int flags) {
+  cudart_cudaHostGetDevicePointer_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaHostGetDevicePointer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pDevice, pHost, flags);
+  }
+  return cudart_traced_cudaHostGetDevicePointer(tracer_real, __builtin_return_address(0), pDevice,
+                                                pHost, flags);
+}
+
+/* cudaHostGetFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tracer_real,
+                                                  const void *tracer_caller, unsigned int *pFlags,
+                                                  void *pHost) {
   if (!tracer_real)
     tracer_real = (cudart_cudaHostGetFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostGetFlags", (void **)&cudart_real.cudaHostGetFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFlags, pHost);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) &&
@@ -7474,18 +9186,33 @@ cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) {
   return tracer_args.tracer_result;
 }
 
-/* cudaMalloc3D: cuda_runtime_api.h */
-cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent) {
-  cudart_cudaMalloc3D_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMalloc3D, __ATOMIC_ACQUIRE);
+/* cudaHostGetFlags: cuda_runtime_api.h */
+cudaError_t cudaHostGetFlags(unsigned int *pFlags, void *pHost) {
+  cudart_cudaHostGetFlags_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaHostGetFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pFlags, pHost);
+  }
+  return cudart_traced_cudaHostGetFlags(tracer_real, __builtin_return_address(0), pFlags, pHost);
+}
+
+/* cudaMalloc3D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              struct cudaPitchedPtr *pitchedDevPtr,
+                                              struct cudaExtent extent) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMalloc3D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMalloc3D", (void **)&cudart_real.cudaMalloc3D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) &&
@@ -7533,19 +9260,33 @@ cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent
   return tracer_args.tracer_result;
 }
 
-/* cudaMalloc3DArray: cuda_runtime_api.h */
-cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
-                              struct cudaExtent extent, unsigned int flags) {
-  cudart_cudaMalloc3DArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMalloc3DArray, __ATOMIC_ACQUIRE);
+/* cudaMalloc3D: cuda_runtime_api.h */
+cudaError_t cudaMalloc3D(struct cudaPitchedPtr *pitchedDevPtr, struct cudaExtent extent) {
+  cudart_cudaMalloc3D_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMalloc3D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pitchedDevPtr, extent);
+  }
+  return cudart_traced_cudaMalloc3D(tracer_real, __builtin_return_address(0), pitchedDevPtr, extent);
+}
+
+/* cudaMalloc3DArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *tracer_real,
+                                                   const void *tracer_caller, cudaArray_t *array,
+                                                   const struct cudaChannelFormatDesc *desc,
+                                                   struct cudaExtent extent, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMalloc3DArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMalloc3DArray", (void **)&cudart_real.cudaMalloc3DArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) &&
@@ -7599,21 +9340,38 @@ cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormat
   return tracer_args.tracer_result;
 }
 
-/* cudaMallocMipmappedArray: cuda_runtime_api.h */
-cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
-                                     const struct cudaChannelFormatDesc *desc,
-                                     struct cudaExtent extent, unsigned int numLevels,
-                                     unsigned int flags) {
-  cudart_cudaMallocMipmappedArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMallocMipmappedArray, __ATOMIC_ACQUIRE);
+/* cudaMalloc3DArray: cuda_runtime_api.h */
+cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                              struct cudaExtent extent, unsigned int flags) {
+  cudart_cudaMalloc3DArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMalloc3DArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(array, desc, extent, flags);
+  }
+  return cudart_traced_cudaMalloc3DArray(tracer_real, __builtin_return_address(0), array, desc,
+                                         extent, flags);
+}
+
+/* cudaMallocMipmappedArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMallocMipmappedArray(cudart_cudaMallocMipmappedArray_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaMipmappedArray_t *mipmappedArray,
+                                                          const struct cudaChannelFormatDesc *desc,
+                                                          struct cudaExtent extent,
+                                                          unsigned int numLevels,
+                                                          unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocMipmappedArray", (void **)&cudart_real.cudaMallocMipmappedArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) &&
@@ -7670,20 +9428,38 @@ cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
   return tracer_args.tracer_result;
 }
 
-/* cudaGetMipmappedArrayLevel: cuda_runtime_api.h */
-cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
-                                       cudaMipmappedArray_const_t mipmappedArray,
-                                       unsigned int level) {
-  cudart_cudaGetMipmappedArrayLevel_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetMipmappedArrayLevel, __ATOMIC_ACQUIRE);
+/* cudaMallocMipmappedArray: cuda_runtime_api.h */
+cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
+                                     const struct cudaChannelFormatDesc *desc,
+                                     struct cudaExtent extent, unsigned int numLevels,
+                                     unsigned int flags) {
+  cudart_cudaMallocMipmappedArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMallocMipmappedArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
+  }
+  return cudart_traced_cudaMallocMipmappedArray(tracer_real, __builtin_return_address(0),
+                                                mipmappedArray, desc, extent, numLevels, flags);
+}
+
+/* cudaGetMipmappedArrayLevel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetMipmappedArrayLevel(cudart_cudaGetMipmappedArrayLevel_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            cudaArray_t *levelArray,
+                                                            cudaMipmappedArray_const_t mipmappedArray,
+                                                            unsigned int level) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetMipmappedArrayLevel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetMipmappedArrayLevel", (void **)&cudart_real.cudaGetMipmappedArrayLevel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) &&
@@ -7736,18 +9512,35 @@ cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy3D: cuda_runtime_api.h */
-cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
-  cudart_cudaMemcpy3D_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy3D, __ATOMIC_ACQUIRE);
+/* cudaGetMipmappedArrayLevel: cuda_runtime_api.h */
+cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *levelArray,
+                                       cudaMipmappedArray_const_t mipmappedArray,
+                                       unsigned int level) {
+  cudart_cudaGetMipmappedArrayLevel_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetMipmappedArrayLevel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(levelArray, mipmappedArray, level);
+  }
+  return cudart_traced_cudaGetMipmappedArrayLevel(tracer_real, __builtin_return_address(0),
+                                                  levelArray, mipmappedArray, level);
+}
+
+/* cudaMemcpy3D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              const struct cudaMemcpy3DParms *p) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy3D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3D", (void **)&cudart_real.cudaMemcpy3D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) &&
@@ -7794,18 +9587,32 @@ cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy3DPeer: cuda_runtime_api.h */
-cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p) {
-  cudart_cudaMemcpy3DPeer_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy3DPeer, __ATOMIC_ACQUIRE);
+/* cudaMemcpy3D: cuda_runtime_api.h */
+cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p) {
+  cudart_cudaMemcpy3D_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy3D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(p);
+  }
+  return cudart_traced_cudaMemcpy3D(tracer_real, __builtin_return_address(0), p);
+}
+
+/* cudaMemcpy3DPeer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  const struct cudaMemcpy3DPeerParms *p) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy3DPeer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DPeer", (void **)&cudart_real.cudaMemcpy3DPeer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) &&
@@ -7852,18 +9659,33 @@ cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p) {
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy3DAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
-  cudart_cudaMemcpy3DAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy3DAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpy3DPeer: cuda_runtime_api.h */
+cudaError_t cudaMemcpy3DPeer(const struct cudaMemcpy3DPeerParms *p) {
+  cudart_cudaMemcpy3DPeer_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy3DPeer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(p);
+  }
+  return cudart_traced_cudaMemcpy3DPeer(tracer_real, __builtin_return_address(0), p);
+}
+
+/* cudaMemcpy3DAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   const struct cudaMemcpy3DParms *p,
+                                                   cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy3DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DAsync", (void **)&cudart_real.cudaMemcpy3DAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) &&
@@ -7912,18 +9734,33 @@ cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t st
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy3DPeerAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream) {
-  cudart_cudaMemcpy3DPeerAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy3DPeerAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpy3DAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpy3DAsync(const struct cudaMemcpy3DParms *p, cudaStream_t stream) {
+  cudart_cudaMemcpy3DAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy3DAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(p, stream);
+  }
+  return cudart_traced_cudaMemcpy3DAsync(tracer_real, __builtin_return_address(0), p, stream);
+}
+
+/* cudaMemcpy3DPeerAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAsync_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       const struct cudaMemcpy3DPeerParms *p,
+                                                       cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy3DPeerAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DPeerAsync", (void **)&cudart_real.cudaMemcpy3DPeerAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) &&
@@ -7972,18 +9809,32 @@ cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStr
   return tracer_args.tracer_result;
 }
 
-/* cudaMemGetInfo: cuda_runtime_api.h */
-cudaError_t cudaMemGetInfo(size_t *free, size_t *total) {
-  cudart_cudaMemGetInfo_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemGetInfo, __ATOMIC_ACQUIRE);
+/* cudaMemcpy3DPeerAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpy3DPeerAsync(const struct cudaMemcpy3DPeerParms *p, cudaStream_t stream) {
+  cudart_cudaMemcpy3DPeerAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy3DPeerAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(p, stream);
+  }
+  return cudart_traced_cudaMemcpy3DPeerAsync(tracer_real, __builtin_return_address(0), p, stream);
+}
+
+/* cudaMemGetInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer_real,
+                                                const void *tracer_caller, size_t *free,
+                                                size_t *total) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemGetInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemGetInfo", (void **)&cudart_real.cudaMemGetInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) &&
@@ -8034,19 +9885,34 @@ cudaError_t cudaMemGetInfo(size_t *free, size_t *total) {
   return tracer_args.tracer_result;
 }
 
-/* cudaArrayGetInfo: cuda_runtime_api.h */
-cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
-                             unsigned int *flags, cudaArray_t array) {
-  cudart_cudaArrayGetInfo_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaArrayGetInfo, __ATOMIC_ACQUIRE);
+/* cudaMemGetInfo: cuda_runtime_api.h */
+cudaError_t cudaMemGetInfo(size_t *free, size_t *total) {
+  cudart_cudaMemGetInfo_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemGetInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(free, total);
+  }
+  return cudart_traced_cudaMemGetInfo(tracer_real, __builtin_return_address(0), free, total);
+}
+
+/* cudaArrayGetInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  struct cudaChannelFormatDesc *desc,
+                                                  struct cudaExtent *extent, unsigned int *flags,
+                                                  cudaArray_t array) {
   if (!tracer_real)
     tracer_real = (cudart_cudaArrayGetInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetInfo", (void **)&cudart_real.cudaArrayGetInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, extent, flags, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) &&
@@ -8101,18 +9967,35 @@ cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExte
   return tracer_args.tracer_result;
 }
 
-/* cudaArrayGetPlane: cuda_runtime_api.h */
-cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsigned int planeIdx) {
-  cudart_cudaArrayGetPlane_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaArrayGetPlane, __ATOMIC_ACQUIRE);
+/* cudaArrayGetInfo: cuda_runtime_api.h */
+cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent,
+                             unsigned int *flags, cudaArray_t array) {
+  cudart_cudaArrayGetInfo_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaArrayGetInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(desc, extent, flags, array);
+  }
+  return cudart_traced_cudaArrayGetInfo(tracer_real, __builtin_return_address(0), desc, extent,
+                                        flags, array);
+}
+
+/* cudaArrayGetPlane, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   cudaArray_t *pPlaneArray, cudaArray_t hArray,
+                                                   unsigned int planeIdx) {
   if (!tracer_real)
     tracer_real = (cudart_cudaArrayGetPlane_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetPlane", (void **)&cudart_real.cudaArrayGetPlane);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pPlaneArray, hArray, planeIdx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) &&
@@ -8165,19 +10048,34 @@ cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsi
   return tracer_args.tracer_result;
 }
 
-/* cudaArrayGetMemoryRequirements: cuda_runtime_api.h */
-cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements,
-                                           cudaArray_t array, int device) {
-  cudart_cudaArrayGetMemoryRequirements_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaArrayGetMemoryRequirements, __ATOMIC_ACQUIRE);
+/* cudaArrayGetPlane: cuda_runtime_api.h */
+cudaError_t cudaArrayGetPlane(cudaArray_t *pPlaneArray, cudaArray_t hArray, unsigned int planeIdx) {
+  cudart_cudaArrayGetPlane_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaArrayGetPlane, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pPlaneArray, hArray, planeIdx);
+  }
+  return cudart_traced_cudaArrayGetPlane(tracer_real, __builtin_return_address(0), pPlaneArray,
+                                         hArray, planeIdx);
+}
+
+/* cudaArrayGetMemoryRequirements, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaArrayGetMemoryRequirements(cudart_cudaArrayGetMemoryRequirements_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                struct cudaArrayMemoryRequirements *memoryRequirements,
+                                                                cudaArray_t array, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaArrayGetMemoryRequirements_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetMemoryRequirements", (void **)&cudart_real.cudaArrayGetMemoryRequirements);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, array, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) &&
@@ -8229,19 +10127,36 @@ cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *m
   return tracer_args.tracer_result;
 }
 
-/* cudaMipmappedArrayGetMemoryRequirements: cuda_runtime_api.h */
-cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements,
-                                                    cudaMipmappedArray_t mipmap, int device) {
-  cudart_cudaMipmappedArrayGetMemoryRequirements_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMipmappedArrayGetMemoryRequirements, __ATOMIC_ACQUIRE);
+/* cudaArrayGetMemoryRequirements: cuda_runtime_api.h */
+cudaError_t cudaArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements,
+                                           cudaArray_t array, int device) {
+  cudart_cudaArrayGetMemoryRequirements_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaArrayGetMemoryRequirements, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memoryRequirements, array, device);
+  }
+  return cudart_traced_cudaArrayGetMemoryRequirements(tracer_real, __builtin_return_address(0),
+                                                      memoryRequirements, array, device);
+}
+
+/* cudaMipmappedArrayGetMemoryRequirements, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMipmappedArrayGetMemoryRequirements(cudart_cudaMipmappedArrayGetMemoryRequirements_fn *tracer_real,
+                                                                         const void *tracer_caller,
+                                                                         struct cudaArrayMemoryRequirements *memoryRequirements,
+                                                                         cudaMipmappedArray_t mipmap,
+                                                                         int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMipmappedArrayGetMemoryRequirements_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMipmappedArrayGetMemoryRequirements", (void **)&cudart_real.cudaMipmappedArrayGetMemoryRequirements);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, mipmap, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) &&
@@ -8293,19 +10208,36 @@ cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequir
   return tracer_args.tracer_result;
 }
 
-/* cudaArrayGetSparseProperties: cuda_runtime_api.h */
-cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
-                                         cudaArray_t array) {
-  cudart_cudaArrayGetSparseProperties_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaArrayGetSparseProperties, __ATOMIC_ACQUIRE);
+/* cudaMipmappedArrayGetMemoryRequirements: cuda_runtime_api.h */
+cudaError_t cudaMipmappedArrayGetMemoryRequirements(struct cudaArrayMemoryRequirements *memoryRequirements,
+                                                    cudaMipmappedArray_t mipmap, int device) {
+  cudart_cudaMipmappedArrayGetMemoryRequirements_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMipmappedArrayGetMemoryRequirements, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memoryRequirements, mipmap, device);
+  }
+  return cudart_traced_cudaMipmappedArrayGetMemoryRequirements(tracer_real,
+                                                               __builtin_return_address(0),
+                                                               memoryRequirements, mipmap, device);
+}
+
+/* cudaArrayGetSparseProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaArrayGetSparseProperties(cudart_cudaArrayGetSparseProperties_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              struct cudaArraySparseProperties *sparseProperties,
+                                                              cudaArray_t array) {
   if (!tracer_real)
     tracer_real = (cudart_cudaArrayGetSparseProperties_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetSparseProperties", (void **)&cudart_real.cudaArrayGetSparseProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) &&
@@ -8354,19 +10286,35 @@ cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *spars
   return tracer_args.tracer_result;
 }
 
-/* cudaMipmappedArrayGetSparseProperties: cuda_runtime_api.h */
-cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
-                                                  cudaMipmappedArray_t mipmap) {
-  cudart_cudaMipmappedArrayGetSparseProperties_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMipmappedArrayGetSparseProperties, __ATOMIC_ACQUIRE);
+/* cudaArrayGetSparseProperties: cuda_runtime_api.h */
+cudaError_t cudaArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
+                                         cudaArray_t array) {
+  cudart_cudaArrayGetSparseProperties_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaArrayGetSparseProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(sparseProperties, array);
+  }
+  return cudart_traced_cudaArrayGetSparseProperties(tracer_real, __builtin_return_address(0),
+                                                    sparseProperties, array);
+}
+
+/* cudaMipmappedArrayGetSparseProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMipmappedArrayGetSparseProperties(cudart_cudaMipmappedArrayGetSparseProperties_fn *tracer_real,
+                                                                       const void *tracer_caller,
+                                                                       struct cudaArraySparseProperties *sparseProperties,
+                                                                       cudaMipmappedArray_t mipmap) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMipmappedArrayGetSparseProperties_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMipmappedArrayGetSparseProperties", (void **)&cudart_real.cudaMipmappedArrayGetSparseProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, mipmap);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) &&
@@ -8415,18 +10363,35 @@ cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperti
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy: cuda_runtime_api.h */
-cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
-  cudart_cudaMemcpy_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy, __ATOMIC_ACQUIRE);
+/* cudaMipmappedArrayGetSparseProperties: cuda_runtime_api.h */
+cudaError_t cudaMipmappedArrayGetSparseProperties(struct cudaArraySparseProperties *sparseProperties,
+                                                  cudaMipmappedArray_t mipmap) {
+  cudart_cudaMipmappedArrayGetSparseProperties_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMipmappedArrayGetSparseProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(sparseProperties, mipmap);
+  }
+  return cudart_traced_cudaMipmappedArrayGetSparseProperties(tracer_real,
+                                                             __builtin_return_address(0),
+                                                             sparseProperties, mipmap);
+}
+
+/* cudaMemcpy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real,
+                                            const void *tracer_caller, void *dst, const void *src,
+                                            size_t count, enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy", (void **)&cudart_real.cudaMemcpy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) &&
@@ -8480,18 +10445,32 @@ cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpy
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyPeer: cuda_runtime_api.h */
-cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count) {
-  cudart_cudaMemcpyPeer_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyPeer, __ATOMIC_ACQUIRE);
+/* cudaMemcpy: cuda_runtime_api.h */
+cudaError_t cudaMemcpy(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind) {
+  cudart_cudaMemcpy_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, src, count, kind);
+  }
+  return cudart_traced_cudaMemcpy(tracer_real, __builtin_return_address(0), dst, src, count, kind);
+}
+
+/* cudaMemcpyPeer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer_real,
+                                                const void *tracer_caller, void *dst, int dstDevice,
+                                                const void *src, int srcDevice, size_t count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyPeer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyPeer", (void **)&cudart_real.cudaMemcpyPeer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDevice, src, srcDevice, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) &&
@@ -8547,19 +10526,34 @@ cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDev
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy2D: cuda_runtime_api.h */
-cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                         size_t height, enum cudaMemcpyKind kind) {
-  cudart_cudaMemcpy2D_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy2D, __ATOMIC_ACQUIRE);
+/* cudaMemcpyPeer: cuda_runtime_api.h */
+cudaError_t cudaMemcpyPeer(void *dst, int dstDevice, const void *src, int srcDevice, size_t count) {
+  cudart_cudaMemcpyPeer_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyPeer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, dstDevice, src, srcDevice, count);
+  }
+  return cudart_traced_cudaMemcpyPeer(tracer_real, __builtin_return_address(0), dst, dstDevice, src,
+                                      srcDevice, count);
+}
+
+/* cudaMemcpy2D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_real,
+                                              const void *tracer_caller, void *dst, size_t dpitch,
+                                              const void *src, size_t spitch, size_t width,
+                                              size_t height, enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2D", (void **)&cudart_real.cudaMemcpy2D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) &&
@@ -8620,20 +10614,36 @@ cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitc
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy2DToArray: cuda_runtime_api.h */
-cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-                                size_t spitch, size_t width, size_t height,
-                                enum cudaMemcpyKind kind) {
-  cudart_cudaMemcpy2DToArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy2DToArray, __ATOMIC_ACQUIRE);
+/* cudaMemcpy2D: cuda_runtime_api.h */
+cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                         size_t height, enum cudaMemcpyKind kind) {
+  cudart_cudaMemcpy2D_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy2D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, dpitch, src, spitch, width, height, kind);
+  }
+  return cudart_traced_cudaMemcpy2D(tracer_real, __builtin_return_address(0), dst, dpitch, src,
+                                    spitch, width, height, kind);
+}
+
+/* cudaMemcpy2DToArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_fn *tracer_real,
+                                                     const void *tracer_caller, cudaArray_t dst,
+                                                     size_t wOffset, size_t hOffset,
+                                                     const void *src, size_t spitch, size_t width,
+                                                     size_t height, enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DToArray", (void **)&cudart_real.cudaMemcpy2DToArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) &&
@@ -8696,20 +10706,37 @@ cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset,
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy2DFromArray: cuda_runtime_api.h */
-cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
-                                  size_t hOffset, size_t width, size_t height,
-                                  enum cudaMemcpyKind kind) {
-  cudart_cudaMemcpy2DFromArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy2DFromArray, __ATOMIC_ACQUIRE);
+/* cudaMemcpy2DToArray: cuda_runtime_api.h */
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                size_t spitch, size_t width, size_t height,
+                                enum cudaMemcpyKind kind) {
+  cudart_cudaMemcpy2DToArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy2DToArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
+  }
+  return cudart_traced_cudaMemcpy2DToArray(tracer_real, __builtin_return_address(0), dst, wOffset,
+                                           hOffset, src, spitch, width, height, kind);
+}
+
+/* cudaMemcpy2DFromArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromArray_fn *tracer_real,
+                                                       const void *tracer_caller, void *dst,
+                                                       size_t dpitch, cudaArray_const_t src,
+                                                       size_t wOffset, size_t hOffset, size_t width,
+                                                       size_t height, enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DFromArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DFromArray", (void **)&cudart_real.cudaMemcpy2DFromArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) &&
@@ -8772,20 +10799,39 @@ cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t sr
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy2DArrayToArray: cuda_runtime_api.h */
-cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
-                                     cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
-                                     size_t width, size_t height, enum cudaMemcpyKind kind) {
-  cudart_cudaMemcpy2DArrayToArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy2DArrayToArray, __ATOMIC_ACQUIRE);
+/* cudaMemcpy2DFromArray: cuda_runtime_api.h */
+cudaError_t cudaMemcpy2DFromArray(void *dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
+                                  size_t hOffset, size_t width, size_t height,
+                                  enum cudaMemcpyKind kind) {
+  cudart_cudaMemcpy2DFromArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy2DFromArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
+  }
+  return cudart_traced_cudaMemcpy2DFromArray(tracer_real, __builtin_return_address(0), dst, dpitch,
+                                             src, wOffset, hOffset, width, height, kind);
+}
+
+/* cudaMemcpy2DArrayToArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy2DArrayToArray(cudart_cudaMemcpy2DArrayToArray_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaArray_t dst, size_t wOffsetDst,
+                                                          size_t hOffsetDst, cudaArray_const_t src,
+                                                          size_t wOffsetSrc, size_t hOffsetSrc,
+                                                          size_t width, size_t height,
+                                                          enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DArrayToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DArrayToArray", (void **)&cudart_real.cudaMemcpy2DArrayToArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height,
                        kind);
   }
@@ -8853,19 +10899,38 @@ cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t 
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyToSymbol: cuda_runtime_api.h */
-cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
-                               enum cudaMemcpyKind kind) {
-  cudart_cudaMemcpyToSymbol_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyToSymbol, __ATOMIC_ACQUIRE);
+/* cudaMemcpy2DArrayToArray: cuda_runtime_api.h */
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                     cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                     size_t width, size_t height, enum cudaMemcpyKind kind) {
+  cudart_cudaMemcpy2DArrayToArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy2DArrayToArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height,
+                       kind);
+  }
+  return cudart_traced_cudaMemcpy2DArrayToArray(tracer_real, __builtin_return_address(0), dst,
+                                                wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
+                                                width, height, kind);
+}
+
+/* cudaMemcpyToSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn *tracer_real,
+                                                    const void *tracer_caller, const void *symbol,
+                                                    const void *src, size_t count, size_t offset,
+                                                    enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToSymbol", (void **)&cudart_real.cudaMemcpyToSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) &&
@@ -8921,19 +10986,35 @@ cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyFromSymbol: cuda_runtime_api.h */
-cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
-                                 enum cudaMemcpyKind kind) {
-  cudart_cudaMemcpyFromSymbol_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyFromSymbol, __ATOMIC_ACQUIRE);
+/* cudaMemcpyToSymbol: cuda_runtime_api.h */
+cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t count, size_t offset,
+                               enum cudaMemcpyKind kind) {
+  cudart_cudaMemcpyToSymbol_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyToSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(symbol, src, count, offset, kind);
+  }
+  return cudart_traced_cudaMemcpyToSymbol(tracer_real, __builtin_return_address(0), symbol, src,
+                                          count, offset, kind);
+}
+
+/* cudaMemcpyFromSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbol_fn *tracer_real,
+                                                      const void *tracer_caller, void *dst,
+                                                      const void *symbol, size_t count,
+                                                      size_t offset, enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromSymbol", (void **)&cudart_real.cudaMemcpyFromSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) &&
@@ -8989,19 +11070,35 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, si
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
-                            cudaStream_t stream) {
-  cudart_cudaMemcpyAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpyFromSymbol: cuda_runtime_api.h */
+cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t count, size_t offset,
+                                 enum cudaMemcpyKind kind) {
+  cudart_cudaMemcpyFromSymbol_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyFromSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, symbol, count, offset, kind);
+  }
+  return cudart_traced_cudaMemcpyFromSymbol(tracer_real, __builtin_return_address(0), dst, symbol,
+                                            count, offset, kind);
+}
+
+/* cudaMemcpyAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *tracer_real,
+                                                 const void *tracer_caller, void *dst,
+                                                 const void *src, size_t count,
+                                                 enum cudaMemcpyKind kind, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyAsync", (void **)&cudart_real.cudaMemcpyAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) &&
@@ -9057,19 +11154,35 @@ cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaM
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyPeerAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
-                                size_t count, cudaStream_t stream) {
-  cudart_cudaMemcpyPeerAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyPeerAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpyAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t count, enum cudaMemcpyKind kind,
+                            cudaStream_t stream) {
+  cudart_cudaMemcpyAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, src, count, kind, stream);
+  }
+  return cudart_traced_cudaMemcpyAsync(tracer_real, __builtin_return_address(0), dst, src, count,
+                                       kind, stream);
+}
+
+/* cudaMemcpyPeerAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyPeerAsync(cudart_cudaMemcpyPeerAsync_fn *tracer_real,
+                                                     const void *tracer_caller, void *dst,
+                                                     int dstDevice, const void *src, int srcDevice,
+                                                     size_t count, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyPeerAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyPeerAsync", (void **)&cudart_real.cudaMemcpyPeerAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDevice, src, srcDevice, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) &&
@@ -9128,20 +11241,38 @@ cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int s
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyBatchAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes,
-                                 size_t count, struct cudaMemcpyAttributes *attrs,
-                                 size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream) {
-  cudart_cudaMemcpyBatchAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyBatchAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpyPeerAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpyPeerAsync(void *dst, int dstDevice, const void *src, int srcDevice,
+                                size_t count, cudaStream_t stream) {
+  cudart_cudaMemcpyPeerAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyPeerAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, dstDevice, src, srcDevice, count, stream);
+  }
+  return cudart_traced_cudaMemcpyPeerAsync(tracer_real, __builtin_return_address(0), dst, dstDevice,
+                                           src, srcDevice, count, stream);
+}
+
+/* cudaMemcpyBatchAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyBatchAsync(cudart_cudaMemcpyBatchAsync_fn *tracer_real,
+                                                      const void *tracer_caller, void *const *dsts,
+                                                      const void *const *srcs, const size_t *sizes,
+                                                      size_t count,
+                                                      struct cudaMemcpyAttributes *attrs,
+                                                      size_t *attrsIdxs, size_t numAttrs,
+                                                      cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyBatchAsync", (void **)&cudart_real.cudaMemcpyBatchAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) &&
@@ -9206,19 +11337,37 @@ cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, con
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy3DBatchAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
-                                   unsigned long long flags, cudaStream_t stream) {
-  cudart_cudaMemcpy3DBatchAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy3DBatchAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpyBatchAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpyBatchAsync(void *const *dsts, const void *const *srcs, const size_t *sizes,
+                                 size_t count, struct cudaMemcpyAttributes *attrs,
+                                 size_t *attrsIdxs, size_t numAttrs, cudaStream_t stream) {
+  cudart_cudaMemcpyBatchAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyBatchAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
+  }
+  return cudart_traced_cudaMemcpyBatchAsync(tracer_real, __builtin_return_address(0), dsts, srcs,
+                                            sizes, count, attrs, attrsIdxs, numAttrs, stream);
+}
+
+/* cudaMemcpy3DBatchAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy3DBatchAsync(cudart_cudaMemcpy3DBatchAsync_fn *tracer_real,
+                                                        const void *tracer_caller, size_t numOps,
+                                                        struct cudaMemcpy3DBatchOp *opList,
+                                                        unsigned long long flags,
+                                                        cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy3DBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DBatchAsync", (void **)&cudart_real.cudaMemcpy3DBatchAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numOps, opList, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) &&
@@ -9272,20 +11421,36 @@ cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *op
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy2DAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
-                              size_t width, size_t height, enum cudaMemcpyKind kind,
-                              cudaStream_t stream) {
-  cudart_cudaMemcpy2DAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy2DAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpy3DBatchAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpy3DBatchAsync(size_t numOps, struct cudaMemcpy3DBatchOp *opList,
+                                   unsigned long long flags, cudaStream_t stream) {
+  cudart_cudaMemcpy3DBatchAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy3DBatchAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(numOps, opList, flags, stream);
+  }
+  return cudart_traced_cudaMemcpy3DBatchAsync(tracer_real, __builtin_return_address(0), numOps,
+                                              opList, flags, stream);
+}
+
+/* cudaMemcpy2DAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *tracer_real,
+                                                   const void *tracer_caller, void *dst,
+                                                   size_t dpitch, const void *src, size_t spitch,
+                                                   size_t width, size_t height,
+                                                   enum cudaMemcpyKind kind, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DAsync", (void **)&cudart_real.cudaMemcpy2DAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) &&
@@ -9348,20 +11513,39 @@ cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t 
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy2DToArrayAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
-                                     const void *src, size_t spitch, size_t width, size_t height,
-                                     enum cudaMemcpyKind kind, cudaStream_t stream) {
-  cudart_cudaMemcpy2DToArrayAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy2DToArrayAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpy2DAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch,
+                              size_t width, size_t height, enum cudaMemcpyKind kind,
+                              cudaStream_t stream) {
+  cudart_cudaMemcpy2DAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy2DAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
+  }
+  return cudart_traced_cudaMemcpy2DAsync(tracer_real, __builtin_return_address(0), dst, dpitch, src,
+                                         spitch, width, height, kind, stream);
+}
+
+/* cudaMemcpy2DToArrayAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy2DToArrayAsync(cudart_cudaMemcpy2DToArrayAsync_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaArray_t dst, size_t wOffset,
+                                                          size_t hOffset, const void *src,
+                                                          size_t spitch, size_t width,
+                                                          size_t height, enum cudaMemcpyKind kind,
+                                                          cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DToArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DToArrayAsync", (void **)&cudart_real.cudaMemcpy2DToArrayAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) &&
@@ -9426,20 +11610,40 @@ cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOf
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpy2DFromArrayAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src,
-                                       size_t wOffset, size_t hOffset, size_t width, size_t height,
-                                       enum cudaMemcpyKind kind, cudaStream_t stream) {
-  cudart_cudaMemcpy2DFromArrayAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpy2DFromArrayAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpy2DToArrayAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                     const void *src, size_t spitch, size_t width, size_t height,
+                                     enum cudaMemcpyKind kind, cudaStream_t stream) {
+  cudart_cudaMemcpy2DToArrayAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy2DToArrayAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
+  }
+  return cudart_traced_cudaMemcpy2DToArrayAsync(tracer_real, __builtin_return_address(0), dst,
+                                                wOffset, hOffset, src, spitch, width, height, kind,
+                                                stream);
+}
+
+/* cudaMemcpy2DFromArrayAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpy2DFromArrayAsync(cudart_cudaMemcpy2DFromArrayAsync_fn *tracer_real,
+                                                            const void *tracer_caller, void *dst,
+                                                            size_t dpitch, cudaArray_const_t src,
+                                                            size_t wOffset, size_t hOffset,
+                                                            size_t width, size_t height,
+                                                            enum cudaMemcpyKind kind,
+                                                            cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpy2DFromArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DFromArrayAsync", (void **)&cudart_real.cudaMemcpy2DFromArrayAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) &&
@@ -9505,19 +11709,39 @@ cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyToSymbolAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
-                                    size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream) {
-  cudart_cudaMemcpyToSymbolAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyToSymbolAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpy2DFromArrayAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpy2DFromArrayAsync(void *dst, size_t dpitch, cudaArray_const_t src,
+                                       size_t wOffset, size_t hOffset, size_t width, size_t height,
+                                       enum cudaMemcpyKind kind, cudaStream_t stream) {
+  cudart_cudaMemcpy2DFromArrayAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpy2DFromArrayAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
+  }
+  return cudart_traced_cudaMemcpy2DFromArrayAsync(tracer_real, __builtin_return_address(0), dst,
+                                                  dpitch, src, wOffset, hOffset, width, height,
+                                                  kind, stream);
+}
+
+/* cudaMemcpyToSymbolAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyToSymbolAsync(cudart_cudaMemcpyToSymbolAsync_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         const void *symbol, const void *src,
+                                                         size_t count, size_t offset,
+                                                         enum cudaMemcpyKind kind,
+                                                         cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyToSymbolAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToSymbolAsync", (void **)&cudart_real.cudaMemcpyToSymbolAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) &&
@@ -9575,19 +11799,36 @@ cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t 
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyFromSymbolAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
-                                      enum cudaMemcpyKind kind, cudaStream_t stream) {
-  cudart_cudaMemcpyFromSymbolAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyFromSymbolAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpyToSymbolAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpyToSymbolAsync(const void *symbol, const void *src, size_t count,
+                                    size_t offset, enum cudaMemcpyKind kind, cudaStream_t stream) {
+  cudart_cudaMemcpyToSymbolAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyToSymbolAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(symbol, src, count, offset, kind, stream);
+  }
+  return cudart_traced_cudaMemcpyToSymbolAsync(tracer_real, __builtin_return_address(0), symbol,
+                                               src, count, offset, kind, stream);
+}
+
+/* cudaMemcpyFromSymbolAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFromSymbolAsync_fn *tracer_real,
+                                                           const void *tracer_caller, void *dst,
+                                                           const void *symbol, size_t count,
+                                                           size_t offset, enum cudaMemcpyKind kind,
+                                                           cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyFromSymbolAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromSymbolAsync", (void **)&cudart_real.cudaMemcpyFromSymbolAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) &&
@@ -9645,18 +11886,34 @@ cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t coun
   return tracer_args.tracer_result;
 }
 
-/* cudaMemset: cuda_runtime_api.h */
-cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
-  cudart_cudaMemset_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemset, __ATOMIC_ACQUIRE);
+/* cudaMemcpyFromSymbolAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t count, size_t offset,
+                                      enum cudaMemcpyKind kind, cudaStream_t stream) {
+  cudart_cudaMemcpyFromSymbolAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyFromSymbolAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, symbol, count, offset, kind, stream);
+  }
+  return cudart_traced_cudaMemcpyFromSymbolAsync(tracer_real, __builtin_return_address(0), dst,
+                                                 symbol, count, offset, kind, stream);
+}
+
+/* cudaMemset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real,
+                                            const void *tracer_caller, void *devPtr, int value,
+                                            size_t count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemset_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset", (void **)&cudart_real.cudaMemset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) &&
@@ -9707,18 +11964,32 @@ cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
   return tracer_args.tracer_result;
 }
 
-/* cudaMemset2D: cuda_runtime_api.h */
-cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height) {
-  cudart_cudaMemset2D_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemset2D, __ATOMIC_ACQUIRE);
+/* cudaMemset: cuda_runtime_api.h */
+cudaError_t cudaMemset(void *devPtr, int value, size_t count) {
+  cudart_cudaMemset_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, value, count);
+  }
+  return cudart_traced_cudaMemset(tracer_real, __builtin_return_address(0), devPtr, value, count);
+}
+
+/* cudaMemset2D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_real,
+                                              const void *tracer_caller, void *devPtr, size_t pitch,
+                                              int value, size_t width, size_t height) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemset2D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset2D", (void **)&cudart_real.cudaMemset2D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) &&
@@ -9774,18 +12045,34 @@ cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, si
   return tracer_args.tracer_result;
 }
 
-/* cudaMemset3D: cuda_runtime_api.h */
-cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent) {
-  cudart_cudaMemset3D_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemset3D, __ATOMIC_ACQUIRE);
+/* cudaMemset2D: cuda_runtime_api.h */
+cudaError_t cudaMemset2D(void *devPtr, size_t pitch, int value, size_t width, size_t height) {
+  cudart_cudaMemset2D_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemset2D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, pitch, value, width, height);
+  }
+  return cudart_traced_cudaMemset2D(tracer_real, __builtin_return_address(0), devPtr, pitch, value,
+                                    width, height);
+}
+
+/* cudaMemset3D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              struct cudaPitchedPtr pitchedDevPtr, int value,
+                                              struct cudaExtent extent) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemset3D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset3D", (void **)&cudart_real.cudaMemset3D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) &&
@@ -9835,18 +12122,33 @@ cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct 
   return tracer_args.tracer_result;
 }
 
-/* cudaMemsetAsync: cuda_runtime_api.h */
-cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
-  cudart_cudaMemsetAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemsetAsync, __ATOMIC_ACQUIRE);
+/* cudaMemset3D: cuda_runtime_api.h */
+cudaError_t cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent) {
+  cudart_cudaMemset3D_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemset3D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pitchedDevPtr, value, extent);
+  }
+  return cudart_traced_cudaMemset3D(tracer_real, __builtin_return_address(0), pitchedDevPtr, value,
+                                    extent);
+}
+
+/* cudaMemsetAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *tracer_real,
+                                                 const void *tracer_caller, void *devPtr, int value,
+                                                 size_t count, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemsetAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemsetAsync", (void **)&cudart_real.cudaMemsetAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) &&
@@ -9900,19 +12202,34 @@ cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t 
   return tracer_args.tracer_result;
 }
 
-/* cudaMemset2DAsync: cuda_runtime_api.h */
-cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
-                              cudaStream_t stream) {
-  cudart_cudaMemset2DAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemset2DAsync, __ATOMIC_ACQUIRE);
+/* cudaMemsetAsync: cuda_runtime_api.h */
+cudaError_t cudaMemsetAsync(void *devPtr, int value, size_t count, cudaStream_t stream) {
+  cudart_cudaMemsetAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemsetAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, value, count, stream);
+  }
+  return cudart_traced_cudaMemsetAsync(tracer_real, __builtin_return_address(0), devPtr, value,
+                                       count, stream);
+}
+
+/* cudaMemset2DAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *tracer_real,
+                                                   const void *tracer_caller, void *devPtr,
+                                                   size_t pitch, int value, size_t width,
+                                                   size_t height, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemset2DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset2DAsync", (void **)&cudart_real.cudaMemset2DAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) &&
@@ -9971,19 +12288,35 @@ cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t widt
   return tracer_args.tracer_result;
 }
 
-/* cudaMemset3DAsync: cuda_runtime_api.h */
-cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
-                              struct cudaExtent extent, cudaStream_t stream) {
-  cudart_cudaMemset3DAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemset3DAsync, __ATOMIC_ACQUIRE);
+/* cudaMemset2DAsync: cuda_runtime_api.h */
+cudaError_t cudaMemset2DAsync(void *devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream) {
+  cudart_cudaMemset2DAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemset2DAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, pitch, value, width, height, stream);
+  }
+  return cudart_traced_cudaMemset2DAsync(tracer_real, __builtin_return_address(0), devPtr, pitch,
+                                         value, width, height, stream);
+}
+
+/* cudaMemset3DAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   struct cudaPitchedPtr pitchedDevPtr, int value,
+                                                   struct cudaExtent extent, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemset3DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset3DAsync", (void **)&cudart_real.cudaMemset3DAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) &&
@@ -10035,18 +12368,34 @@ cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
   return tracer_args.tracer_result;
 }
 
-/* cudaGetSymbolAddress: cuda_runtime_api.h */
-cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
-  cudart_cudaGetSymbolAddress_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetSymbolAddress, __ATOMIC_ACQUIRE);
+/* cudaMemset3DAsync: cuda_runtime_api.h */
+cudaError_t cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value,
+                              struct cudaExtent extent, cudaStream_t stream) {
+  cudart_cudaMemset3DAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemset3DAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pitchedDevPtr, value, extent, stream);
+  }
+  return cudart_traced_cudaMemset3DAsync(tracer_real, __builtin_return_address(0), pitchedDevPtr,
+                                         value, extent, stream);
+}
+
+/* cudaGetSymbolAddress, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddress_fn *tracer_real,
+                                                      const void *tracer_caller, void **devPtr,
+                                                      const void *symbol) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetSymbolAddress_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetSymbolAddress", (void **)&cudart_real.cudaGetSymbolAddress);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) &&
@@ -10096,18 +12445,33 @@ cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGetSymbolSize: cuda_runtime_api.h */
-cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
-  cudart_cudaGetSymbolSize_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetSymbolSize, __ATOMIC_ACQUIRE);
+/* cudaGetSymbolAddress: cuda_runtime_api.h */
+cudaError_t cudaGetSymbolAddress(void **devPtr, const void *symbol) {
+  cudart_cudaGetSymbolAddress_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetSymbolAddress, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, symbol);
+  }
+  return cudart_traced_cudaGetSymbolAddress(tracer_real, __builtin_return_address(0), devPtr,
+                                            symbol);
+}
+
+/* cudaGetSymbolSize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *tracer_real,
+                                                   const void *tracer_caller, size_t *size,
+                                                   const void *symbol) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetSymbolSize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetSymbolSize", (void **)&cudart_real.cudaGetSymbolSize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) &&
@@ -10157,19 +12521,33 @@ cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPrefetchAsync: cuda_runtime_api.h */
-cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
-                                 unsigned int flags, cudaStream_t stream) {
-  cudart_cudaMemPrefetchAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPrefetchAsync, __ATOMIC_ACQUIRE);
+/* cudaGetSymbolSize: cuda_runtime_api.h */
+cudaError_t cudaGetSymbolSize(size_t *size, const void *symbol) {
+  cudart_cudaGetSymbolSize_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetSymbolSize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(size, symbol);
+  }
+  return cudart_traced_cudaGetSymbolSize(tracer_real, __builtin_return_address(0), size, symbol);
+}
+
+/* cudaMemPrefetchAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPrefetchAsync(cudart_cudaMemPrefetchAsync_fn *tracer_real,
+                                                      const void *tracer_caller, const void *devPtr,
+                                                      size_t count, struct cudaMemLocation location,
+                                                      unsigned int flags, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPrefetchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPrefetchAsync", (void **)&cudart_real.cudaMemPrefetchAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, location, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) &&
@@ -10225,21 +12603,39 @@ cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMe
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPrefetchBatchAsync: cuda_runtime_api.h */
-cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
-                                      struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs,
-                                      size_t numPrefetchLocs, unsigned long long flags,
-                                      cudaStream_t stream) {
-  cudart_cudaMemPrefetchBatchAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPrefetchBatchAsync, __ATOMIC_ACQUIRE);
+/* cudaMemPrefetchAsync: cuda_runtime_api.h */
+cudaError_t cudaMemPrefetchAsync(const void *devPtr, size_t count, struct cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream) {
+  cudart_cudaMemPrefetchAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPrefetchAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, count, location, flags, stream);
+  }
+  return cudart_traced_cudaMemPrefetchAsync(tracer_real, __builtin_return_address(0), devPtr, count,
+                                            location, flags, stream);
+}
+
+/* cudaMemPrefetchBatchAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPrefetchBatchAsync(cudart_cudaMemPrefetchBatchAsync_fn *tracer_real,
+                                                           const void *tracer_caller, void **dptrs,
+                                                           size_t *sizes, size_t count,
+                                                           struct cudaMemLocation *prefetchLocs,
+                                                           size_t *prefetchLocIdxs,
+                                                           size_t numPrefetchLocs,
+                                                           unsigned long long flags,
+                                                           cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPrefetchBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPrefetchBatchAsync", (void **)&cudart_real.cudaMemPrefetchBatchAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
@@ -10308,19 +12704,40 @@ cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
   return tracer_args.tracer_result;
 }
 
-/* cudaMemDiscardBatchAsync: cuda_runtime_api.h */
-cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
-                                     unsigned long long flags, cudaStream_t stream) {
-  cudart_cudaMemDiscardBatchAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemDiscardBatchAsync, __ATOMIC_ACQUIRE);
+/* cudaMemPrefetchBatchAsync: cuda_runtime_api.h */
+cudaError_t cudaMemPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                      struct cudaMemLocation *prefetchLocs, size_t *prefetchLocIdxs,
+                                      size_t numPrefetchLocs, unsigned long long flags,
+                                      cudaStream_t stream) {
+  cudart_cudaMemPrefetchBatchAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPrefetchBatchAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
+                       stream);
+  }
+  return cudart_traced_cudaMemPrefetchBatchAsync(tracer_real, __builtin_return_address(0), dptrs,
+                                                 sizes, count, prefetchLocs, prefetchLocIdxs,
+                                                 numPrefetchLocs, flags, stream);
+}
+
+/* cudaMemDiscardBatchAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemDiscardBatchAsync(cudart_cudaMemDiscardBatchAsync_fn *tracer_real,
+                                                          const void *tracer_caller, void **dptrs,
+                                                          size_t *sizes, size_t count,
+                                                          unsigned long long flags,
+                                                          cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemDiscardBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemDiscardBatchAsync", (void **)&cudart_real.cudaMemDiscardBatchAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) &&
@@ -10378,21 +12795,40 @@ cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
   return tracer_args.tracer_result;
 }
 
-/* cudaMemDiscardAndPrefetchBatchAsync: cuda_runtime_api.h */
-cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
-                                                struct cudaMemLocation *prefetchLocs,
-                                                size_t *prefetchLocIdxs, size_t numPrefetchLocs,
-                                                unsigned long long flags, cudaStream_t stream) {
-  cudart_cudaMemDiscardAndPrefetchBatchAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemDiscardAndPrefetchBatchAsync, __ATOMIC_ACQUIRE);
+/* cudaMemDiscardBatchAsync: cuda_runtime_api.h */
+cudaError_t cudaMemDiscardBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                     unsigned long long flags, cudaStream_t stream) {
+  cudart_cudaMemDiscardBatchAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemDiscardBatchAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dptrs, sizes, count, flags, stream);
+  }
+  return cudart_traced_cudaMemDiscardBatchAsync(tracer_real, __builtin_return_address(0), dptrs,
+                                                sizes, count, flags, stream);
+}
+
+/* cudaMemDiscardAndPrefetchBatchAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemDiscardAndPrefetchBatchAsync(cudart_cudaMemDiscardAndPrefetchBatchAsync_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     void **dptrs, size_t *sizes,
+                                                                     size_t count,
+                                                                     struct cudaMemLocation *prefetchLocs,
+                                                                     size_t *prefetchLocIdxs,
+                                                                     size_t numPrefetchLocs,
+                                                                     unsigned long long flags,
+                                                                     cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemDiscardAndPrefetchBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemDiscardAndPrefetchBatchAsync", (void **)&cudart_real.cudaMemDiscardAndPrefetchBatchAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
@@ -10461,19 +12897,40 @@ cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, siz
   return tracer_args.tracer_result;
 }
 
-/* cudaMemAdvise: cuda_runtime_api.h */
-cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
-                          struct cudaMemLocation location) {
-  cudart_cudaMemAdvise_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemAdvise, __ATOMIC_ACQUIRE);
+/* cudaMemDiscardAndPrefetchBatchAsync: cuda_runtime_api.h */
+cudaError_t cudaMemDiscardAndPrefetchBatchAsync(void **dptrs, size_t *sizes, size_t count,
+                                                struct cudaMemLocation *prefetchLocs,
+                                                size_t *prefetchLocIdxs, size_t numPrefetchLocs,
+                                                unsigned long long flags, cudaStream_t stream) {
+  cudart_cudaMemDiscardAndPrefetchBatchAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemDiscardAndPrefetchBatchAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
+                       stream);
+  }
+  return cudart_traced_cudaMemDiscardAndPrefetchBatchAsync(tracer_real, __builtin_return_address(0),
+                                                           dptrs, sizes, count, prefetchLocs,
+                                                           prefetchLocIdxs, numPrefetchLocs, flags,
+                                                           stream);
+}
+
+/* cudaMemAdvise, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_real,
+                                               const void *tracer_caller, const void *devPtr,
+                                               size_t count, enum cudaMemoryAdvise advice,
+                                               struct cudaMemLocation location) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemAdvise_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemAdvise", (void **)&cudart_real.cudaMemAdvise);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, advice, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) &&
@@ -10526,20 +12983,36 @@ cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvis
   return tracer_args.tracer_result;
 }
 
-/* cudaMemRangeGetAttribute: cuda_runtime_api.h */
-cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
-                                     enum cudaMemRangeAttribute attribute, const void *devPtr,
-                                     size_t count) {
-  cudart_cudaMemRangeGetAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemRangeGetAttribute, __ATOMIC_ACQUIRE);
+/* cudaMemAdvise: cuda_runtime_api.h */
+cudaError_t cudaMemAdvise(const void *devPtr, size_t count, enum cudaMemoryAdvise advice,
+                          struct cudaMemLocation location) {
+  cudart_cudaMemAdvise_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemAdvise, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, count, advice, location);
+  }
+  return cudart_traced_cudaMemAdvise(tracer_real, __builtin_return_address(0), devPtr, count,
+                                     advice, location);
+}
+
+/* cudaMemRangeGetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemRangeGetAttribute(cudart_cudaMemRangeGetAttribute_fn *tracer_real,
+                                                          const void *tracer_caller, void *data,
+                                                          size_t dataSize,
+                                                          enum cudaMemRangeAttribute attribute,
+                                                          const void *devPtr, size_t count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemRangeGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemRangeGetAttribute", (void **)&cudart_real.cudaMemRangeGetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, dataSize, attribute, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) &&
@@ -10596,20 +13069,38 @@ cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
   return tracer_args.tracer_result;
 }
 
-/* cudaMemRangeGetAttributes: cuda_runtime_api.h */
-cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
-                                      enum cudaMemRangeAttribute *attributes, size_t numAttributes,
-                                      const void *devPtr, size_t count) {
-  cudart_cudaMemRangeGetAttributes_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemRangeGetAttributes, __ATOMIC_ACQUIRE);
+/* cudaMemRangeGetAttribute: cuda_runtime_api.h */
+cudaError_t cudaMemRangeGetAttribute(void *data, size_t dataSize,
+                                     enum cudaMemRangeAttribute attribute, const void *devPtr,
+                                     size_t count) {
+  cudart_cudaMemRangeGetAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemRangeGetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(data, dataSize, attribute, devPtr, count);
+  }
+  return cudart_traced_cudaMemRangeGetAttribute(tracer_real, __builtin_return_address(0), data,
+                                                dataSize, attribute, devPtr, count);
+}
+
+/* cudaMemRangeGetAttributes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGetAttributes_fn *tracer_real,
+                                                           const void *tracer_caller, void **data,
+                                                           size_t *dataSizes,
+                                                           enum cudaMemRangeAttribute *attributes,
+                                                           size_t numAttributes, const void *devPtr,
+                                                           size_t count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemRangeGetAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemRangeGetAttributes", (void **)&cudart_real.cudaMemRangeGetAttributes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) &&
@@ -10671,19 +13162,37 @@ cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyToArray: cuda_runtime_api.h */
-cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-                              size_t count, enum cudaMemcpyKind kind) {
-  cudart_cudaMemcpyToArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyToArray, __ATOMIC_ACQUIRE);
+/* cudaMemRangeGetAttributes: cuda_runtime_api.h */
+cudaError_t cudaMemRangeGetAttributes(void **data, size_t *dataSizes,
+                                      enum cudaMemRangeAttribute *attributes, size_t numAttributes,
+                                      const void *devPtr, size_t count) {
+  cudart_cudaMemRangeGetAttributes_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemRangeGetAttributes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
+  }
+  return cudart_traced_cudaMemRangeGetAttributes(tracer_real, __builtin_return_address(0), data,
+                                                 dataSizes, attributes, numAttributes, devPtr,
+                                                 count);
+}
+
+/* cudaMemcpyToArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *tracer_real,
+                                                   const void *tracer_caller, cudaArray_t dst,
+                                                   size_t wOffset, size_t hOffset, const void *src,
+                                                   size_t count, enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToArray", (void **)&cudart_real.cudaMemcpyToArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) &&
@@ -10741,19 +13250,36 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, c
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyFromArray: cuda_runtime_api.h */
-cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
-                                size_t count, enum cudaMemcpyKind kind) {
-  cudart_cudaMemcpyFromArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyFromArray, __ATOMIC_ACQUIRE);
+/* cudaMemcpyToArray: cuda_runtime_api.h */
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                              size_t count, enum cudaMemcpyKind kind) {
+  cudart_cudaMemcpyToArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyToArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, wOffset, hOffset, src, count, kind);
+  }
+  return cudart_traced_cudaMemcpyToArray(tracer_real, __builtin_return_address(0), dst, wOffset,
+                                         hOffset, src, count, kind);
+}
+
+/* cudaMemcpyFromArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyFromArray(cudart_cudaMemcpyFromArray_fn *tracer_real,
+                                                     const void *tracer_caller, void *dst,
+                                                     cudaArray_const_t src, size_t wOffset,
+                                                     size_t hOffset, size_t count,
+                                                     enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyFromArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromArray", (void **)&cudart_real.cudaMemcpyFromArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) &&
@@ -10811,20 +13337,37 @@ cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyArrayToArray: cuda_runtime_api.h */
-cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
-                                   cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
-                                   size_t count, enum cudaMemcpyKind kind) {
-  cudart_cudaMemcpyArrayToArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyArrayToArray, __ATOMIC_ACQUIRE);
+/* cudaMemcpyFromArray: cuda_runtime_api.h */
+cudaError_t cudaMemcpyFromArray(void *dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                size_t count, enum cudaMemcpyKind kind) {
+  cudart_cudaMemcpyFromArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyFromArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, src, wOffset, hOffset, count, kind);
+  }
+  return cudart_traced_cudaMemcpyFromArray(tracer_real, __builtin_return_address(0), dst, src,
+                                           wOffset, hOffset, count, kind);
+}
+
+/* cudaMemcpyArrayToArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayToArray_fn *tracer_real,
+                                                        const void *tracer_caller, cudaArray_t dst,
+                                                        size_t wOffsetDst, size_t hOffsetDst,
+                                                        cudaArray_const_t src, size_t wOffsetSrc,
+                                                        size_t hOffsetSrc, size_t count,
+                                                        enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyArrayToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyArrayToArray", (void **)&cudart_real.cudaMemcpyArrayToArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) &&
@@ -10889,19 +13432,39 @@ cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hO
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyToArrayAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
-                                   size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) {
-  cudart_cudaMemcpyToArrayAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyToArrayAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpyArrayToArray: cuda_runtime_api.h */
+cudaError_t cudaMemcpyArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                   cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                   size_t count, enum cudaMemcpyKind kind) {
+  cudart_cudaMemcpyArrayToArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyArrayToArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
+  }
+  return cudart_traced_cudaMemcpyArrayToArray(tracer_real, __builtin_return_address(0), dst,
+                                              wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc,
+                                              count, kind);
+}
+
+/* cudaMemcpyToArrayAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArrayAsync_fn *tracer_real,
+                                                        const void *tracer_caller, cudaArray_t dst,
+                                                        size_t wOffset, size_t hOffset,
+                                                        const void *src, size_t count,
+                                                        enum cudaMemcpyKind kind,
+                                                        cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyToArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToArrayAsync", (void **)&cudart_real.cudaMemcpyToArrayAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) &&
@@ -10962,20 +13525,37 @@ cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffs
   return tracer_args.tracer_result;
 }
 
-/* cudaMemcpyFromArrayAsync: cuda_runtime_api.h */
-cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
-                                     size_t hOffset, size_t count, enum cudaMemcpyKind kind,
-                                     cudaStream_t stream) {
-  cudart_cudaMemcpyFromArrayAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemcpyFromArrayAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpyToArrayAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpyToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                   size_t count, enum cudaMemcpyKind kind, cudaStream_t stream) {
+  cudart_cudaMemcpyToArrayAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyToArrayAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, wOffset, hOffset, src, count, kind, stream);
+  }
+  return cudart_traced_cudaMemcpyToArrayAsync(tracer_real, __builtin_return_address(0), dst,
+                                              wOffset, hOffset, src, count, kind, stream);
+}
+
+/* cudaMemcpyFromArrayAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromArrayAsync_fn *tracer_real,
+                                                          const void *tracer_caller, void *dst,
+                                                          cudaArray_const_t src, size_t wOffset,
+                                                          size_t hOffset, size_t count,
+                                                          enum cudaMemcpyKind kind,
+                                                          cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemcpyFromArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromArrayAsync", (void **)&cudart_real.cudaMemcpyFromArrayAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) &&
@@ -11036,18 +13616,35 @@ cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wO
   return tracer_args.tracer_result;
 }
 
-/* cudaMallocAsync: cuda_runtime_api.h */
-cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
-  cudart_cudaMallocAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMallocAsync, __ATOMIC_ACQUIRE);
+/* cudaMemcpyFromArrayAsync: cuda_runtime_api.h */
+cudaError_t cudaMemcpyFromArrayAsync(void *dst, cudaArray_const_t src, size_t wOffset,
+                                     size_t hOffset, size_t count, enum cudaMemcpyKind kind,
+                                     cudaStream_t stream) {
+  cudart_cudaMemcpyFromArrayAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemcpyFromArrayAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dst, src, wOffset, hOffset, count, kind, stream);
+  }
+  return cudart_traced_cudaMemcpyFromArrayAsync(tracer_real, __builtin_return_address(0), dst, src,
+                                                wOffset, hOffset, count, kind, stream);
+}
+
+/* cudaMallocAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *tracer_real,
+                                                 const void *tracer_caller, void **devPtr,
+                                                 size_t size, cudaStream_t hStream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocAsync", (void **)&cudart_real.cudaMallocAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) &&
@@ -11099,18 +13696,33 @@ cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
   return tracer_args.tracer_result;
 }
 
-/* cudaFreeAsync: cuda_runtime_api.h */
-cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
-  cudart_cudaFreeAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaFreeAsync, __ATOMIC_ACQUIRE);
+/* cudaMallocAsync: cuda_runtime_api.h */
+cudaError_t cudaMallocAsync(void **devPtr, size_t size, cudaStream_t hStream) {
+  cudart_cudaMallocAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMallocAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, size, hStream);
+  }
+  return cudart_traced_cudaMallocAsync(tracer_real, __builtin_return_address(0), devPtr, size,
+                                       hStream);
+}
+
+/* cudaFreeAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_real,
+                                               const void *tracer_caller, void *devPtr,
+                                               cudaStream_t hStream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaFreeAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeAsync", (void **)&cudart_real.cudaFreeAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) &&
@@ -11159,18 +13771,32 @@ cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPoolTrimTo: cuda_runtime_api.h */
-cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
-  cudart_cudaMemPoolTrimTo_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPoolTrimTo, __ATOMIC_ACQUIRE);
+/* cudaFreeAsync: cuda_runtime_api.h */
+cudaError_t cudaFreeAsync(void *devPtr, cudaStream_t hStream) {
+  cudart_cudaFreeAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaFreeAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, hStream);
+  }
+  return cudart_traced_cudaFreeAsync(tracer_real, __builtin_return_address(0), devPtr, hStream);
+}
+
+/* cudaMemPoolTrimTo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *tracer_real,
+                                                   const void *tracer_caller, cudaMemPool_t memPool,
+                                                   size_t minBytesToKeep) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolTrimTo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolTrimTo", (void **)&cudart_real.cudaMemPoolTrimTo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, minBytesToKeep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) &&
@@ -11219,18 +13845,34 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPoolSetAttribute: cuda_runtime_api.h */
-cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) {
-  cudart_cudaMemPoolSetAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPoolSetAttribute, __ATOMIC_ACQUIRE);
+/* cudaMemPoolTrimTo: cuda_runtime_api.h */
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
+  cudart_cudaMemPoolTrimTo_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPoolTrimTo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memPool, minBytesToKeep);
+  }
+  return cudart_traced_cudaMemPoolTrimTo(tracer_real, __builtin_return_address(0), memPool,
+                                         minBytesToKeep);
+}
+
+/* cudaMemPoolSetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAttribute_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cudaMemPool_t memPool,
+                                                         enum cudaMemPoolAttr attr, void *value) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolSetAttribute", (void **)&cudart_real.cudaMemPoolSetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) &&
@@ -11281,18 +13923,34 @@ cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPoolGetAttribute: cuda_runtime_api.h */
-cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) {
-  cudart_cudaMemPoolGetAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPoolGetAttribute, __ATOMIC_ACQUIRE);
+/* cudaMemPoolSetAttribute: cuda_runtime_api.h */
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) {
+  cudart_cudaMemPoolSetAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPoolSetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memPool, attr, value);
+  }
+  return cudart_traced_cudaMemPoolSetAttribute(tracer_real, __builtin_return_address(0), memPool,
+                                               attr, value);
+}
+
+/* cudaMemPoolGetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAttribute_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cudaMemPool_t memPool,
+                                                         enum cudaMemPoolAttr attr, void *value) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolGetAttribute", (void **)&cudart_real.cudaMemPoolGetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) &&
@@ -11343,19 +14001,35 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr 
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPoolSetAccess: cuda_runtime_api.h */
-cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList,
-                                 size_t count) {
-  cudart_cudaMemPoolSetAccess_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPoolSetAccess, __ATOMIC_ACQUIRE);
+/* cudaMemPoolGetAttribute: cuda_runtime_api.h */
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, enum cudaMemPoolAttr attr, void *value) {
+  cudart_cudaMemPoolGetAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPoolGetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memPool, attr, value);
+  }
+  return cudart_traced_cudaMemPoolGetAttribute(tracer_real, __builtin_return_address(0), memPool,
+                                               attr, value);
+}
+
+/* cudaMemPoolSetAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAccess_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaMemPool_t memPool,
+                                                      const struct cudaMemAccessDesc *descList,
+                                                      size_t count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolSetAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolSetAccess", (void **)&cudart_real.cudaMemPoolSetAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, descList, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) &&
@@ -11407,19 +14081,36 @@ cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAcce
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPoolGetAccess: cuda_runtime_api.h */
-cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool,
-                                 struct cudaMemLocation *location) {
-  cudart_cudaMemPoolGetAccess_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPoolGetAccess, __ATOMIC_ACQUIRE);
+/* cudaMemPoolSetAccess: cuda_runtime_api.h */
+cudaError_t cudaMemPoolSetAccess(cudaMemPool_t memPool, const struct cudaMemAccessDesc *descList,
+                                 size_t count) {
+  cudart_cudaMemPoolSetAccess_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPoolSetAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memPool, descList, count);
+  }
+  return cudart_traced_cudaMemPoolSetAccess(tracer_real, __builtin_return_address(0), memPool,
+                                            descList, count);
+}
+
+/* cudaMemPoolGetAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAccess_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      enum cudaMemAccessFlags *flags,
+                                                      cudaMemPool_t memPool,
+                                                      struct cudaMemLocation *location) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolGetAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolGetAccess", (void **)&cudart_real.cudaMemPoolGetAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, memPool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) &&
@@ -11472,18 +14163,35 @@ cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t m
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPoolCreate: cuda_runtime_api.h */
-cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps) {
-  cudart_cudaMemPoolCreate_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPoolCreate, __ATOMIC_ACQUIRE);
+/* cudaMemPoolGetAccess: cuda_runtime_api.h */
+cudaError_t cudaMemPoolGetAccess(enum cudaMemAccessFlags *flags, cudaMemPool_t memPool,
+                                 struct cudaMemLocation *location) {
+  cudart_cudaMemPoolGetAccess_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPoolGetAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(flags, memPool, location);
+  }
+  return cudart_traced_cudaMemPoolGetAccess(tracer_real, __builtin_return_address(0), flags,
+                                            memPool, location);
+}
+
+/* cudaMemPoolCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   cudaMemPool_t *memPool,
+                                                   const struct cudaMemPoolProps *poolProps) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolCreate", (void **)&cudart_real.cudaMemPoolCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, poolProps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) &&
@@ -11533,18 +14241,33 @@ cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolPr
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPoolDestroy: cuda_runtime_api.h */
-cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool) {
-  cudart_cudaMemPoolDestroy_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPoolDestroy, __ATOMIC_ACQUIRE);
+/* cudaMemPoolCreate: cuda_runtime_api.h */
+cudaError_t cudaMemPoolCreate(cudaMemPool_t *memPool, const struct cudaMemPoolProps *poolProps) {
+  cudart_cudaMemPoolCreate_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPoolCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memPool, poolProps);
+  }
+  return cudart_traced_cudaMemPoolCreate(tracer_real, __builtin_return_address(0), memPool,
+                                         poolProps);
+}
+
+/* cudaMemPoolDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    cudaMemPool_t memPool) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolDestroy", (void **)&cudart_real.cudaMemPoolDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) &&
@@ -11591,19 +14314,34 @@ cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool) {
   return tracer_args.tracer_result;
 }
 
-/* cudaMemGetDefaultMemPool: cuda_runtime_api.h */
-cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
-                                     enum cudaMemAllocationType type) {
-  cudart_cudaMemGetDefaultMemPool_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemGetDefaultMemPool, __ATOMIC_ACQUIRE);
+/* cudaMemPoolDestroy: cuda_runtime_api.h */
+cudaError_t cudaMemPoolDestroy(cudaMemPool_t memPool) {
+  cudart_cudaMemPoolDestroy_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPoolDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memPool);
+  }
+  return cudart_traced_cudaMemPoolDestroy(tracer_real, __builtin_return_address(0), memPool);
+}
+
+/* cudaMemGetDefaultMemPool, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemGetDefaultMemPool(cudart_cudaMemGetDefaultMemPool_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaMemPool_t *memPool,
+                                                          struct cudaMemLocation *location,
+                                                          enum cudaMemAllocationType type) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemGetDefaultMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemGetDefaultMemPool", (void **)&cudart_real.cudaMemGetDefaultMemPool);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) &&
@@ -11656,19 +14394,36 @@ cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocat
   return tracer_args.tracer_result;
 }
 
-/* cudaMemGetMemPool: cuda_runtime_api.h */
-cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
-                              enum cudaMemAllocationType type) {
-  cudart_cudaMemGetMemPool_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemGetMemPool, __ATOMIC_ACQUIRE);
+/* cudaMemGetDefaultMemPool: cuda_runtime_api.h */
+cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                                     enum cudaMemAllocationType type) {
+  cudart_cudaMemGetDefaultMemPool_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemGetDefaultMemPool, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memPool, location, type);
+  }
+  return cudart_traced_cudaMemGetDefaultMemPool(tracer_real, __builtin_return_address(0), memPool,
+                                                location, type);
+}
+
+/* cudaMemGetMemPool, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   cudaMemPool_t *memPool,
+                                                   struct cudaMemLocation *location,
+                                                   enum cudaMemAllocationType type) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemGetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemGetMemPool", (void **)&cudart_real.cudaMemGetMemPool);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) &&
@@ -11721,19 +14476,36 @@ cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *lo
   return tracer_args.tracer_result;
 }
 
-/* cudaMemSetMemPool: cuda_runtime_api.h */
-cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type,
-                              cudaMemPool_t memPool) {
-  cudart_cudaMemSetMemPool_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemSetMemPool, __ATOMIC_ACQUIRE);
+/* cudaMemGetMemPool: cuda_runtime_api.h */
+cudaError_t cudaMemGetMemPool(cudaMemPool_t *memPool, struct cudaMemLocation *location,
+                              enum cudaMemAllocationType type) {
+  cudart_cudaMemGetMemPool_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemGetMemPool, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memPool, location, type);
+  }
+  return cudart_traced_cudaMemGetMemPool(tracer_real, __builtin_return_address(0), memPool,
+                                         location, type);
+}
+
+/* cudaMemSetMemPool, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   struct cudaMemLocation *location,
+                                                   enum cudaMemAllocationType type,
+                                                   cudaMemPool_t memPool) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemSetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemSetMemPool", (void **)&cudart_real.cudaMemSetMemPool);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, type, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) &&
@@ -11785,19 +14557,35 @@ cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllo
   return tracer_args.tracer_result;
 }
 
-/* cudaMallocFromPoolAsync: cuda_runtime_api.h */
-cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
-                                    cudaStream_t stream) {
-  cudart_cudaMallocFromPoolAsync_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMallocFromPoolAsync, __ATOMIC_ACQUIRE);
+/* cudaMemSetMemPool: cuda_runtime_api.h */
+cudaError_t cudaMemSetMemPool(struct cudaMemLocation *location, enum cudaMemAllocationType type,
+                              cudaMemPool_t memPool) {
+  cudart_cudaMemSetMemPool_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemSetMemPool, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(location, type, memPool);
+  }
+  return cudart_traced_cudaMemSetMemPool(tracer_real, __builtin_return_address(0), location, type,
+                                         memPool);
+}
+
+/* cudaMallocFromPoolAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPoolAsync_fn *tracer_real,
+                                                         const void *tracer_caller, void **ptr,
+                                                         size_t size, cudaMemPool_t memPool,
+                                                         cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMallocFromPoolAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocFromPoolAsync", (void **)&cudart_real.cudaMallocFromPoolAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, memPool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) &&
@@ -11852,20 +14640,37 @@ cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPo
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPoolExportToShareableHandle: cuda_runtime_api.h */
-cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPool_t memPool,
-                                               enum cudaMemAllocationHandleType handleType,
-                                               unsigned int flags) {
-  cudart_cudaMemPoolExportToShareableHandle_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPoolExportToShareableHandle, __ATOMIC_ACQUIRE);
+/* cudaMallocFromPoolAsync: cuda_runtime_api.h */
+cudaError_t cudaMallocFromPoolAsync(void **ptr, size_t size, cudaMemPool_t memPool,
+                                    cudaStream_t stream) {
+  cudart_cudaMallocFromPoolAsync_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMallocFromPoolAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(ptr, size, memPool, stream);
+  }
+  return cudart_traced_cudaMallocFromPoolAsync(tracer_real, __builtin_return_address(0), ptr, size,
+                                               memPool, stream);
+}
+
+/* cudaMemPoolExportToShareableHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPoolExportToShareableHandle(cudart_cudaMemPoolExportToShareableHandle_fn *tracer_real,
+                                                                    const void *tracer_caller,
+                                                                    void *shareableHandle,
+                                                                    cudaMemPool_t memPool,
+                                                                    enum cudaMemAllocationHandleType handleType,
+                                                                    unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolExportToShareableHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolExportToShareableHandle", (void **)&cudart_real.cudaMemPoolExportToShareableHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, memPool, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) &&
@@ -11919,20 +14724,39 @@ cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPoo
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPoolImportFromShareableHandle: cuda_runtime_api.h */
-cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *shareableHandle,
-                                                 enum cudaMemAllocationHandleType handleType,
-                                                 unsigned int flags) {
-  cudart_cudaMemPoolImportFromShareableHandle_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPoolImportFromShareableHandle, __ATOMIC_ACQUIRE);
+/* cudaMemPoolExportToShareableHandle: cuda_runtime_api.h */
+cudaError_t cudaMemPoolExportToShareableHandle(void *shareableHandle, cudaMemPool_t memPool,
+                                               enum cudaMemAllocationHandleType handleType,
+                                               unsigned int flags) {
+  cudart_cudaMemPoolExportToShareableHandle_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPoolExportToShareableHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(shareableHandle, memPool, handleType, flags);
+  }
+  return cudart_traced_cudaMemPoolExportToShareableHandle(tracer_real, __builtin_return_address(0),
+                                                          shareableHandle, memPool, handleType,
+                                                          flags);
+}
+
+/* cudaMemPoolImportFromShareableHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPoolImportFromShareableHandle(cudart_cudaMemPoolImportFromShareableHandle_fn *tracer_real,
+                                                                      const void *tracer_caller,
+                                                                      cudaMemPool_t *memPool,
+                                                                      void *shareableHandle,
+                                                                      enum cudaMemAllocationHandleType handleType,
+                                                                      unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolImportFromShareableHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolImportFromShareableHandle", (void **)&cudart_real.cudaMemPoolImportFromShareableHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, shareableHandle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) &&
@@ -11987,18 +14811,37 @@ cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *s
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPoolExportPointer: cuda_runtime_api.h */
-cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData, void *ptr) {
-  cudart_cudaMemPoolExportPointer_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPoolExportPointer, __ATOMIC_ACQUIRE);
+/* cudaMemPoolImportFromShareableHandle: cuda_runtime_api.h */
+cudaError_t cudaMemPoolImportFromShareableHandle(cudaMemPool_t *memPool, void *shareableHandle,
+                                                 enum cudaMemAllocationHandleType handleType,
+                                                 unsigned int flags) {
+  cudart_cudaMemPoolImportFromShareableHandle_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPoolImportFromShareableHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(memPool, shareableHandle, handleType, flags);
+  }
+  return cudart_traced_cudaMemPoolImportFromShareableHandle(tracer_real,
+                                                            __builtin_return_address(0), memPool,
+                                                            shareableHandle, handleType, flags);
+}
+
+/* cudaMemPoolExportPointer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExportPointer_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          struct cudaMemPoolPtrExportData *exportData,
+                                                          void *ptr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolExportPointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolExportPointer", (void **)&cudart_real.cudaMemPoolExportPointer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(exportData, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) &&
@@ -12047,19 +14890,34 @@ cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData
   return tracer_args.tracer_result;
 }
 
-/* cudaMemPoolImportPointer: cuda_runtime_api.h */
-cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
-                                     struct cudaMemPoolPtrExportData *exportData) {
-  cudart_cudaMemPoolImportPointer_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaMemPoolImportPointer, __ATOMIC_ACQUIRE);
+/* cudaMemPoolExportPointer: cuda_runtime_api.h */
+cudaError_t cudaMemPoolExportPointer(struct cudaMemPoolPtrExportData *exportData, void *ptr) {
+  cudart_cudaMemPoolExportPointer_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPoolExportPointer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(exportData, ptr);
+  }
+  return cudart_traced_cudaMemPoolExportPointer(tracer_real, __builtin_return_address(0),
+                                                exportData, ptr);
+}
+
+/* cudaMemPoolImportPointer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImportPointer_fn *tracer_real,
+                                                          const void *tracer_caller, void **ptr,
+                                                          cudaMemPool_t memPool,
+                                                          struct cudaMemPoolPtrExportData *exportData) {
   if (!tracer_real)
     tracer_real = (cudart_cudaMemPoolImportPointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolImportPointer", (void **)&cudart_real.cudaMemPoolImportPointer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, memPool, exportData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) &&
@@ -12112,18 +14970,35 @@ cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
   return tracer_args.tracer_result;
 }
 
-/* cudaPointerGetAttributes: cuda_runtime_api.h */
-cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr) {
-  cudart_cudaPointerGetAttributes_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaPointerGetAttributes, __ATOMIC_ACQUIRE);
+/* cudaMemPoolImportPointer: cuda_runtime_api.h */
+cudaError_t cudaMemPoolImportPointer(void **ptr, cudaMemPool_t memPool,
+                                     struct cudaMemPoolPtrExportData *exportData) {
+  cudart_cudaMemPoolImportPointer_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaMemPoolImportPointer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(ptr, memPool, exportData);
+  }
+  return cudart_traced_cudaMemPoolImportPointer(tracer_real, __builtin_return_address(0), ptr,
+                                                memPool, exportData);
+}
+
+/* cudaPointerGetAttributes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetAttributes_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          struct cudaPointerAttributes *attributes,
+                                                          const void *ptr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaPointerGetAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaPointerGetAttributes", (void **)&cudart_real.cudaPointerGetAttributes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) &&
@@ -12172,18 +15047,34 @@ cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, c
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceCanAccessPeer: cuda_runtime_api.h */
-cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice) {
-  cudart_cudaDeviceCanAccessPeer_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceCanAccessPeer, __ATOMIC_ACQUIRE);
+/* cudaPointerGetAttributes: cuda_runtime_api.h */
+cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *attributes, const void *ptr) {
+  cudart_cudaPointerGetAttributes_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaPointerGetAttributes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(attributes, ptr);
+  }
+  return cudart_traced_cudaPointerGetAttributes(tracer_real, __builtin_return_address(0),
+                                                attributes, ptr);
+}
+
+/* cudaDeviceCanAccessPeer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAccessPeer_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         int *canAccessPeer, int device,
+                                                         int peerDevice) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceCanAccessPeer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceCanAccessPeer", (void **)&cudart_real.cudaDeviceCanAccessPeer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, device, peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) &&
@@ -12236,18 +15127,33 @@ cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevi
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceEnablePeerAccess: cuda_runtime_api.h */
-cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
-  cudart_cudaDeviceEnablePeerAccess_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceEnablePeerAccess, __ATOMIC_ACQUIRE);
+/* cudaDeviceCanAccessPeer: cuda_runtime_api.h */
+cudaError_t cudaDeviceCanAccessPeer(int *canAccessPeer, int device, int peerDevice) {
+  cudart_cudaDeviceCanAccessPeer_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceCanAccessPeer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(canAccessPeer, device, peerDevice);
+  }
+  return cudart_traced_cudaDeviceCanAccessPeer(tracer_real, __builtin_return_address(0),
+                                               canAccessPeer, device, peerDevice);
+}
+
+/* cudaDeviceEnablePeerAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEnablePeerAccess_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            int peerDevice, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceEnablePeerAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceEnablePeerAccess", (void **)&cudart_real.cudaDeviceEnablePeerAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDevice, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) &&
@@ -12296,18 +15202,33 @@ cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceDisablePeerAccess: cuda_runtime_api.h */
-cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
-  cudart_cudaDeviceDisablePeerAccess_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceDisablePeerAccess, __ATOMIC_ACQUIRE);
+/* cudaDeviceEnablePeerAccess: cuda_runtime_api.h */
+cudaError_t cudaDeviceEnablePeerAccess(int peerDevice, unsigned int flags) {
+  cudart_cudaDeviceEnablePeerAccess_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceEnablePeerAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(peerDevice, flags);
+  }
+  return cudart_traced_cudaDeviceEnablePeerAccess(tracer_real, __builtin_return_address(0),
+                                                  peerDevice, flags);
+}
+
+/* cudaDeviceDisablePeerAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDisablePeerAccess_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             int peerDevice) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceDisablePeerAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceDisablePeerAccess", (void **)&cudart_real.cudaDeviceDisablePeerAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) &&
@@ -12354,18 +15275,33 @@ cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphicsUnregisterResource: cuda_runtime_api.h */
-cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource) {
-  cudart_cudaGraphicsUnregisterResource_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphicsUnregisterResource, __ATOMIC_ACQUIRE);
+/* cudaDeviceDisablePeerAccess: cuda_runtime_api.h */
+cudaError_t cudaDeviceDisablePeerAccess(int peerDevice) {
+  cudart_cudaDeviceDisablePeerAccess_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceDisablePeerAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(peerDevice);
+  }
+  return cudart_traced_cudaDeviceDisablePeerAccess(tracer_real, __builtin_return_address(0),
+                                                   peerDevice);
+}
+
+/* cudaGraphicsUnregisterResource, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraphicsUnregisterResource_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                cudaGraphicsResource_t resource) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsUnregisterResource_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsUnregisterResource", (void **)&cudart_real.cudaGraphicsUnregisterResource);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) &&
@@ -12412,18 +15348,34 @@ cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphicsResourceSetMapFlags: cuda_runtime_api.h */
-cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, unsigned int flags) {
-  cudart_cudaGraphicsResourceSetMapFlags_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphicsResourceSetMapFlags, __ATOMIC_ACQUIRE);
+/* cudaGraphicsUnregisterResource: cuda_runtime_api.h */
+cudaError_t cudaGraphicsUnregisterResource(cudaGraphicsResource_t resource) {
+  cudart_cudaGraphicsUnregisterResource_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphicsUnregisterResource, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(resource);
+  }
+  return cudart_traced_cudaGraphicsUnregisterResource(tracer_real, __builtin_return_address(0),
+                                                      resource);
+}
+
+/* cudaGraphicsResourceSetMapFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphicsResourceSetMapFlags(cudart_cudaGraphicsResourceSetMapFlags_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 cudaGraphicsResource_t resource,
+                                                                 unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsResourceSetMapFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsResourceSetMapFlags", (void **)&cudart_real.cudaGraphicsResourceSetMapFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) &&
@@ -12472,19 +15424,34 @@ cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, uns
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphicsMapResources: cuda_runtime_api.h */
-cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources,
-                                     cudaStream_t stream) {
-  cudart_cudaGraphicsMapResources_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphicsMapResources, __ATOMIC_ACQUIRE);
+/* cudaGraphicsResourceSetMapFlags: cuda_runtime_api.h */
+cudaError_t cudaGraphicsResourceSetMapFlags(cudaGraphicsResource_t resource, unsigned int flags) {
+  cudart_cudaGraphicsResourceSetMapFlags_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphicsResourceSetMapFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(resource, flags);
+  }
+  return cudart_traced_cudaGraphicsResourceSetMapFlags(tracer_real, __builtin_return_address(0),
+                                                       resource, flags);
+}
+
+/* cudaGraphicsMapResources, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMapResources_fn *tracer_real,
+                                                          const void *tracer_caller, int count,
+                                                          cudaGraphicsResource_t *resources,
+                                                          cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsMapResources_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsMapResources", (void **)&cudart_real.cudaGraphicsMapResources);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) &&
@@ -12537,19 +15504,35 @@ cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resource
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphicsUnmapResources: cuda_runtime_api.h */
-cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resources,
-                                       cudaStream_t stream) {
-  cudart_cudaGraphicsUnmapResources_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphicsUnmapResources, __ATOMIC_ACQUIRE);
+/* cudaGraphicsMapResources: cuda_runtime_api.h */
+cudaError_t cudaGraphicsMapResources(int count, cudaGraphicsResource_t *resources,
+                                     cudaStream_t stream) {
+  cudart_cudaGraphicsMapResources_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphicsMapResources, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(count, resources, stream);
+  }
+  return cudart_traced_cudaGraphicsMapResources(tracer_real, __builtin_return_address(0), count,
+                                                resources, stream);
+}
+
+/* cudaGraphicsUnmapResources, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsUnmapResources_fn *tracer_real,
+                                                            const void *tracer_caller, int count,
+                                                            cudaGraphicsResource_t *resources,
+                                                            cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsUnmapResources_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsUnmapResources", (void **)&cudart_real.cudaGraphicsUnmapResources);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) &&
@@ -12602,19 +15585,35 @@ cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resour
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphicsResourceGetMappedPointer: cuda_runtime_api.h */
-cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
-                                                 cudaGraphicsResource_t resource) {
-  cudart_cudaGraphicsResourceGetMappedPointer_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphicsResourceGetMappedPointer, __ATOMIC_ACQUIRE);
+/* cudaGraphicsUnmapResources: cuda_runtime_api.h */
+cudaError_t cudaGraphicsUnmapResources(int count, cudaGraphicsResource_t *resources,
+                                       cudaStream_t stream) {
+  cudart_cudaGraphicsUnmapResources_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphicsUnmapResources, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(count, resources, stream);
+  }
+  return cudart_traced_cudaGraphicsUnmapResources(tracer_real, __builtin_return_address(0), count,
+                                                  resources, stream);
+}
+
+/* cudaGraphicsResourceGetMappedPointer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedPointer(cudart_cudaGraphicsResourceGetMappedPointer_fn *tracer_real,
+                                                                      const void *tracer_caller,
+                                                                      void **devPtr, size_t *size,
+                                                                      cudaGraphicsResource_t resource) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsResourceGetMappedPointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsResourceGetMappedPointer", (void **)&cudart_real.cudaGraphicsResourceGetMappedPointer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) &&
@@ -12668,20 +15667,38 @@ cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphicsSubResourceGetMappedArray: cuda_runtime_api.h */
-cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
-                                                  cudaGraphicsResource_t resource,
-                                                  unsigned int arrayIndex, unsigned int mipLevel) {
-  cudart_cudaGraphicsSubResourceGetMappedArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphicsSubResourceGetMappedArray, __ATOMIC_ACQUIRE);
+/* cudaGraphicsResourceGetMappedPointer: cuda_runtime_api.h */
+cudaError_t cudaGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
+                                                 cudaGraphicsResource_t resource) {
+  cudart_cudaGraphicsResourceGetMappedPointer_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphicsResourceGetMappedPointer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(devPtr, size, resource);
+  }
+  return cudart_traced_cudaGraphicsResourceGetMappedPointer(tracer_real,
+                                                            __builtin_return_address(0), devPtr,
+                                                            size, resource);
+}
+
+/* cudaGraphicsSubResourceGetMappedArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphicsSubResourceGetMappedArray(cudart_cudaGraphicsSubResourceGetMappedArray_fn *tracer_real,
+                                                                       const void *tracer_caller,
+                                                                       cudaArray_t *array,
+                                                                       cudaGraphicsResource_t resource,
+                                                                       unsigned int arrayIndex,
+                                                                       unsigned int mipLevel) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsSubResourceGetMappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsSubResourceGetMappedArray", (void **)&cudart_real.cudaGraphicsSubResourceGetMappedArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) &&
@@ -12736,19 +15753,37 @@ cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphicsResourceGetMappedMipmappedArray: cuda_runtime_api.h */
-cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
-                                                        cudaGraphicsResource_t resource) {
-  cudart_cudaGraphicsResourceGetMappedMipmappedArray_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphicsResourceGetMappedMipmappedArray, __ATOMIC_ACQUIRE);
+/* cudaGraphicsSubResourceGetMappedArray: cuda_runtime_api.h */
+cudaError_t cudaGraphicsSubResourceGetMappedArray(cudaArray_t *array,
+                                                  cudaGraphicsResource_t resource,
+                                                  unsigned int arrayIndex, unsigned int mipLevel) {
+  cudart_cudaGraphicsSubResourceGetMappedArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphicsSubResourceGetMappedArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(array, resource, arrayIndex, mipLevel);
+  }
+  return cudart_traced_cudaGraphicsSubResourceGetMappedArray(tracer_real,
+                                                             __builtin_return_address(0), array,
+                                                             resource, arrayIndex, mipLevel);
+}
+
+/* cudaGraphicsResourceGetMappedMipmappedArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(cudart_cudaGraphicsResourceGetMappedMipmappedArray_fn *tracer_real,
+                                                                             const void *tracer_caller,
+                                                                             cudaMipmappedArray_t *mipmappedArray,
+                                                                             cudaGraphicsResource_t resource) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphicsResourceGetMappedMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsResourceGetMappedMipmappedArray", (void **)&cudart_real.cudaGraphicsResourceGetMappedMipmappedArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) &&
@@ -12798,18 +15833,36 @@ cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *mi
   return tracer_args.tracer_result;
 }
 
-/* cudaGetChannelDesc: cuda_runtime_api.h */
-cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array) {
-  cudart_cudaGetChannelDesc_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetChannelDesc, __ATOMIC_ACQUIRE);
+/* cudaGraphicsResourceGetMappedMipmappedArray: cuda_runtime_api.h */
+cudaError_t cudaGraphicsResourceGetMappedMipmappedArray(cudaMipmappedArray_t *mipmappedArray,
+                                                        cudaGraphicsResource_t resource) {
+  cudart_cudaGraphicsResourceGetMappedMipmappedArray_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphicsResourceGetMappedMipmappedArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(mipmappedArray, resource);
+  }
+  return cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(tracer_real,
+                                                                   __builtin_return_address(0),
+                                                                   mipmappedArray, resource);
+}
+
+/* cudaGetChannelDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    struct cudaChannelFormatDesc *desc,
+                                                    cudaArray_const_t array) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetChannelDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetChannelDesc", (void **)&cudart_real.cudaGetChannelDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) &&
@@ -12858,19 +15911,33 @@ cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_con
   return tracer_args.tracer_result;
 }
 
-/* cudaCreateChannelDesc: cuda_runtime_api.h */
-struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
-                                                   enum cudaChannelFormatKind f) {
-  cudart_cudaCreateChannelDesc_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaCreateChannelDesc, __ATOMIC_ACQUIRE);
+/* cudaGetChannelDesc: cuda_runtime_api.h */
+cudaError_t cudaGetChannelDesc(struct cudaChannelFormatDesc *desc, cudaArray_const_t array) {
+  cudart_cudaGetChannelDesc_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetChannelDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(desc, array);
+  }
+  return cudart_traced_cudaGetChannelDesc(tracer_real, __builtin_return_address(0), desc, array);
+}
+
+/* cudaCreateChannelDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static struct cudaChannelFormatDesc cudart_traced_cudaCreateChannelDesc(cudart_cudaCreateChannelDesc_fn *tracer_real,
+                                                                        const void *tracer_caller,
+                                                                        int x, int y, int z, int w,
+                                                                        enum cudaChannelFormatKind f) {
   if (!tracer_real)
     tracer_real = (cudart_cudaCreateChannelDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCreateChannelDesc", (void **)&cudart_real.cudaCreateChannelDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) &&
@@ -12926,21 +15993,37 @@ struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
   return tracer_args.tracer_result;
 }
 
-/* cudaCreateTextureObject: cuda_runtime_api.h */
-cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
-                                    const struct cudaResourceDesc *pResDesc,
-                                    const struct cudaTextureDesc *pTexDesc,
-                                    const struct cudaResourceViewDesc *pResViewDesc) {
-  cudart_cudaCreateTextureObject_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaCreateTextureObject, __ATOMIC_ACQUIRE);
+/* cudaCreateChannelDesc: cuda_runtime_api.h */
+struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w,
+                                                   enum cudaChannelFormatKind f) {
+  cudart_cudaCreateChannelDesc_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaCreateChannelDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(x, y, z, w, f);
+  }
+  return cudart_traced_cudaCreateChannelDesc(tracer_real, __builtin_return_address(0), x, y, z, w,
+                                             f);
+}
+
+/* cudaCreateTextureObject, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaCreateTextureObject(cudart_cudaCreateTextureObject_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cudaTextureObject_t *pTexObject,
+                                                         const struct cudaResourceDesc *pResDesc,
+                                                         const struct cudaTextureDesc *pTexDesc,
+                                                         const struct cudaResourceViewDesc *pResViewDesc) {
   if (!tracer_real)
     tracer_real = (cudart_cudaCreateTextureObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCreateTextureObject", (void **)&cudart_real.cudaCreateTextureObject);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) &&
@@ -12995,18 +16078,36 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
   return tracer_args.tracer_result;
 }
 
-/* cudaDestroyTextureObject: cuda_runtime_api.h */
-cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
-  cudart_cudaDestroyTextureObject_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDestroyTextureObject, __ATOMIC_ACQUIRE);
+/* cudaCreateTextureObject: cuda_runtime_api.h */
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t *pTexObject,
+                                    const struct cudaResourceDesc *pResDesc,
+                                    const struct cudaTextureDesc *pTexDesc,
+                                    const struct cudaResourceViewDesc *pResViewDesc) {
+  cudart_cudaCreateTextureObject_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaCreateTextureObject, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
+  }
+  return cudart_traced_cudaCreateTextureObject(tracer_real, __builtin_return_address(0), pTexObject,
+                                               pResDesc, pTexDesc, pResViewDesc);
+}
+
+/* cudaDestroyTextureObject, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyTextureObject_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDestroyTextureObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroyTextureObject", (void **)&cudart_real.cudaDestroyTextureObject);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) &&
@@ -13053,19 +16154,33 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGetTextureObjectResourceDesc: cuda_runtime_api.h */
-cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
-                                             cudaTextureObject_t texObject) {
-  cudart_cudaGetTextureObjectResourceDesc_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetTextureObjectResourceDesc, __ATOMIC_ACQUIRE);
+/* cudaDestroyTextureObject: cuda_runtime_api.h */
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texObject) {
+  cudart_cudaDestroyTextureObject_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDestroyTextureObject, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(texObject);
+  }
+  return cudart_traced_cudaDestroyTextureObject(tracer_real, __builtin_return_address(0), texObject);
+}
+
+/* cudaGetTextureObjectResourceDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetTextureObjectResourceDesc(cudart_cudaGetTextureObjectResourceDesc_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  struct cudaResourceDesc *pResDesc,
+                                                                  cudaTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetTextureObjectResourceDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetTextureObjectResourceDesc", (void **)&cudart_real.cudaGetTextureObjectResourceDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) &&
@@ -13114,19 +16229,35 @@ cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
   return tracer_args.tracer_result;
 }
 
-/* cudaGetTextureObjectTextureDesc: cuda_runtime_api.h */
-cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
-                                            cudaTextureObject_t texObject) {
-  cudart_cudaGetTextureObjectTextureDesc_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetTextureObjectTextureDesc, __ATOMIC_ACQUIRE);
+/* cudaGetTextureObjectResourceDesc: cuda_runtime_api.h */
+cudaError_t cudaGetTextureObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaTextureObject_t texObject) {
+  cudart_cudaGetTextureObjectResourceDesc_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetTextureObjectResourceDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pResDesc, texObject);
+  }
+  return cudart_traced_cudaGetTextureObjectResourceDesc(tracer_real, __builtin_return_address(0),
+                                                        pResDesc, texObject);
+}
+
+/* cudaGetTextureObjectTextureDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetTextureObjectTextureDesc(cudart_cudaGetTextureObjectTextureDesc_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 struct cudaTextureDesc *pTexDesc,
+                                                                 cudaTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetTextureObjectTextureDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetTextureObjectTextureDesc", (void **)&cudart_real.cudaGetTextureObjectTextureDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) &&
@@ -13175,19 +16306,35 @@ cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
   return tracer_args.tracer_result;
 }
 
-/* cudaGetTextureObjectResourceViewDesc: cuda_runtime_api.h */
-cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc,
-                                                 cudaTextureObject_t texObject) {
-  cudart_cudaGetTextureObjectResourceViewDesc_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetTextureObjectResourceViewDesc, __ATOMIC_ACQUIRE);
+/* cudaGetTextureObjectTextureDesc: cuda_runtime_api.h */
+cudaError_t cudaGetTextureObjectTextureDesc(struct cudaTextureDesc *pTexDesc,
+                                            cudaTextureObject_t texObject) {
+  cudart_cudaGetTextureObjectTextureDesc_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetTextureObjectTextureDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pTexDesc, texObject);
+  }
+  return cudart_traced_cudaGetTextureObjectTextureDesc(tracer_real, __builtin_return_address(0),
+                                                       pTexDesc, texObject);
+}
+
+/* cudaGetTextureObjectResourceViewDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetTextureObjectResourceViewDesc(cudart_cudaGetTextureObjectResourceViewDesc_fn *tracer_real,
+                                                                      const void *tracer_caller,
+                                                                      struct cudaResourceViewDesc *pResViewDesc,
+                                                                      cudaTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetTextureObjectResourceViewDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetTextureObjectResourceViewDesc", (void **)&cudart_real.cudaGetTextureObjectResourceViewDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) &&
@@ -13236,19 +16383,36 @@ cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pR
   return tracer_args.tracer_result;
 }
 
-/* cudaCreateSurfaceObject: cuda_runtime_api.h */
-cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
-                                    const struct cudaResourceDesc *pResDesc) {
-  cudart_cudaCreateSurfaceObject_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaCreateSurfaceObject, __ATOMIC_ACQUIRE);
+/* cudaGetTextureObjectResourceViewDesc: cuda_runtime_api.h */
+cudaError_t cudaGetTextureObjectResourceViewDesc(struct cudaResourceViewDesc *pResViewDesc,
+                                                 cudaTextureObject_t texObject) {
+  cudart_cudaGetTextureObjectResourceViewDesc_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetTextureObjectResourceViewDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pResViewDesc, texObject);
+  }
+  return cudart_traced_cudaGetTextureObjectResourceViewDesc(tracer_real,
+                                                            __builtin_return_address(0),
+                                                            pResViewDesc, texObject);
+}
+
+/* cudaCreateSurfaceObject, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfaceObject_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cudaSurfaceObject_t *pSurfObject,
+                                                         const struct cudaResourceDesc *pResDesc) {
   if (!tracer_real)
     tracer_real = (cudart_cudaCreateSurfaceObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCreateSurfaceObject", (void **)&cudart_real.cudaCreateSurfaceObject);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pSurfObject, pResDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) &&
@@ -13298,18 +16462,34 @@ cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
   return tracer_args.tracer_result;
 }
 
-/* cudaDestroySurfaceObject: cuda_runtime_api.h */
-cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
-  cudart_cudaDestroySurfaceObject_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDestroySurfaceObject, __ATOMIC_ACQUIRE);
+/* cudaCreateSurfaceObject: cuda_runtime_api.h */
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *pSurfObject,
+                                    const struct cudaResourceDesc *pResDesc) {
+  cudart_cudaCreateSurfaceObject_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaCreateSurfaceObject, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pSurfObject, pResDesc);
+  }
+  return cudart_traced_cudaCreateSurfaceObject(tracer_real, __builtin_return_address(0),
+                                               pSurfObject, pResDesc);
+}
+
+/* cudaDestroySurfaceObject, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurfaceObject_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaSurfaceObject_t surfObject) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDestroySurfaceObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroySurfaceObject", (void **)&cudart_real.cudaDestroySurfaceObject);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) &&
@@ -13356,19 +16536,34 @@ cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGetSurfaceObjectResourceDesc: cuda_runtime_api.h */
-cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
-                                             cudaSurfaceObject_t surfObject) {
-  cudart_cudaGetSurfaceObjectResourceDesc_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetSurfaceObjectResourceDesc, __ATOMIC_ACQUIRE);
+/* cudaDestroySurfaceObject: cuda_runtime_api.h */
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
+  cudart_cudaDestroySurfaceObject_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDestroySurfaceObject, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(surfObject);
+  }
+  return cudart_traced_cudaDestroySurfaceObject(tracer_real, __builtin_return_address(0),
+                                                surfObject);
+}
+
+/* cudaGetSurfaceObjectResourceDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetSurfaceObjectResourceDesc(cudart_cudaGetSurfaceObjectResourceDesc_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  struct cudaResourceDesc *pResDesc,
+                                                                  cudaSurfaceObject_t surfObject) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetSurfaceObjectResourceDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetSurfaceObjectResourceDesc", (void **)&cudart_real.cudaGetSurfaceObjectResourceDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) &&
@@ -13417,18 +16612,33 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
   return tracer_args.tracer_result;
 }
 
-/* cudaDriverGetVersion: cuda_runtime_api.h */
-cudaError_t cudaDriverGetVersion(int *driverVersion) {
-  cudart_cudaDriverGetVersion_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDriverGetVersion, __ATOMIC_ACQUIRE);
+/* cudaGetSurfaceObjectResourceDesc: cuda_runtime_api.h */
+cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
+                                             cudaSurfaceObject_t surfObject) {
+  cudart_cudaGetSurfaceObjectResourceDesc_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetSurfaceObjectResourceDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pResDesc, surfObject);
+  }
+  return cudart_traced_cudaGetSurfaceObjectResourceDesc(tracer_real, __builtin_return_address(0),
+                                                        pResDesc, surfObject);
+}
+
+/* cudaDriverGetVersion, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersion_fn *tracer_real,
+                                                      const void *tracer_caller, int *driverVersion) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDriverGetVersion_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDriverGetVersion", (void **)&cudart_real.cudaDriverGetVersion);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) &&
@@ -13476,18 +16686,32 @@ cudaError_t cudaDriverGetVersion(int *driverVersion) {
   return tracer_args.tracer_result;
 }
 
-/* cudaRuntimeGetVersion: cuda_runtime_api.h */
-cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
-  cudart_cudaRuntimeGetVersion_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaRuntimeGetVersion, __ATOMIC_ACQUIRE);
+/* cudaDriverGetVersion: cuda_runtime_api.h */
+cudaError_t cudaDriverGetVersion(int *driverVersion) {
+  cudart_cudaDriverGetVersion_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDriverGetVersion, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(driverVersion);
+  }
+  return cudart_traced_cudaDriverGetVersion(tracer_real, __builtin_return_address(0), driverVersion);
+}
+
+/* cudaRuntimeGetVersion, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVersion_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       int *runtimeVersion) {
   if (!tracer_real)
     tracer_real = (cudart_cudaRuntimeGetVersion_fn *)tracer_resolve(
         "libcudart.so.13", "cudaRuntimeGetVersion", (void **)&cudart_real.cudaRuntimeGetVersion);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) &&
@@ -13535,19 +16759,35 @@ cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
   return tracer_args.tracer_result;
 }
 
-/* cudaLogsRegisterCallback: cuda_runtime_api.h */
-cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *userData,
-                                     cudaLogsCallbackHandle *callback_out) {
-  cudart_cudaLogsRegisterCallback_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLogsRegisterCallback, __ATOMIC_ACQUIRE);
+/* cudaRuntimeGetVersion: cuda_runtime_api.h */
+cudaError_t cudaRuntimeGetVersion(int *runtimeVersion) {
+  cudart_cudaRuntimeGetVersion_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaRuntimeGetVersion, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(runtimeVersion);
+  }
+  return cudart_traced_cudaRuntimeGetVersion(tracer_real, __builtin_return_address(0),
+                                             runtimeVersion);
+}
+
+/* cudaLogsRegisterCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegisterCallback_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaLogsCallback_t callbackFunc,
+                                                          void *userData,
+                                                          cudaLogsCallbackHandle *callback_out) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLogsRegisterCallback_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsRegisterCallback", (void **)&cudart_real.cudaLogsRegisterCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(callbackFunc, userData, callback_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) &&
@@ -13600,18 +16840,34 @@ cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *user
   return tracer_args.tracer_result;
 }
 
-/* cudaLogsUnregisterCallback: cuda_runtime_api.h */
-cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback) {
-  cudart_cudaLogsUnregisterCallback_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLogsUnregisterCallback, __ATOMIC_ACQUIRE);
+/* cudaLogsRegisterCallback: cuda_runtime_api.h */
+cudaError_t cudaLogsRegisterCallback(cudaLogsCallback_t callbackFunc, void *userData,
+                                     cudaLogsCallbackHandle *callback_out) {
+  cudart_cudaLogsRegisterCallback_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLogsRegisterCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(callbackFunc, userData, callback_out);
+  }
+  return cudart_traced_cudaLogsRegisterCallback(tracer_real, __builtin_return_address(0),
+                                                callbackFunc, userData, callback_out);
+}
+
+/* cudaLogsUnregisterCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnregisterCallback_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            cudaLogsCallbackHandle callback) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLogsUnregisterCallback_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsUnregisterCallback", (void **)&cudart_real.cudaLogsUnregisterCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) &&
@@ -13658,18 +16914,33 @@ cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback) {
   return tracer_args.tracer_result;
 }
 
-/* cudaLogsCurrent: cuda_runtime_api.h */
-cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags) {
-  cudart_cudaLogsCurrent_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLogsCurrent, __ATOMIC_ACQUIRE);
+/* cudaLogsUnregisterCallback: cuda_runtime_api.h */
+cudaError_t cudaLogsUnregisterCallback(cudaLogsCallbackHandle callback) {
+  cudart_cudaLogsUnregisterCallback_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLogsUnregisterCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(callback);
+  }
+  return cudart_traced_cudaLogsUnregisterCallback(tracer_real, __builtin_return_address(0),
+                                                  callback);
+}
+
+/* cudaLogsCurrent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 cudaLogIterator *iterator_out, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLogsCurrent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsCurrent", (void **)&cudart_real.cudaLogsCurrent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator_out, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) &&
@@ -13719,18 +16990,34 @@ cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* cudaLogsDumpToFile: cuda_runtime_api.h */
-cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile, unsigned int flags) {
-  cudart_cudaLogsDumpToFile_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLogsDumpToFile, __ATOMIC_ACQUIRE);
+/* cudaLogsCurrent: cuda_runtime_api.h */
+cudaError_t cudaLogsCurrent(cudaLogIterator *iterator_out, unsigned int flags) {
+  cudart_cudaLogsCurrent_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLogsCurrent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(iterator_out, flags);
+  }
+  return cudart_traced_cudaLogsCurrent(tracer_real, __builtin_return_address(0), iterator_out,
+                                       flags);
+}
+
+/* cudaLogsDumpToFile, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    cudaLogIterator *iterator,
+                                                    const char *pathToFile, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLogsDumpToFile_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsDumpToFile", (void **)&cudart_real.cudaLogsDumpToFile);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator, pathToFile, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) &&
@@ -13783,19 +17070,34 @@ cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile
   return tracer_args.tracer_result;
 }
 
-/* cudaLogsDumpToMemory: cuda_runtime_api.h */
-cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size,
-                                 unsigned int flags) {
-  cudart_cudaLogsDumpToMemory_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLogsDumpToMemory, __ATOMIC_ACQUIRE);
+/* cudaLogsDumpToFile: cuda_runtime_api.h */
+cudaError_t cudaLogsDumpToFile(cudaLogIterator *iterator, const char *pathToFile, unsigned int flags) {
+  cudart_cudaLogsDumpToFile_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLogsDumpToFile, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(iterator, pathToFile, flags);
+  }
+  return cudart_traced_cudaLogsDumpToFile(tracer_real, __builtin_return_address(0), iterator,
+                                          pathToFile, flags);
+}
+
+/* cudaLogsDumpToMemory, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemory_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaLogIterator *iterator, char *buffer,
+                                                      size_t *size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLogsDumpToMemory_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsDumpToMemory", (void **)&cudart_real.cudaLogsDumpToMemory);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator, buffer, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) &&
@@ -13852,18 +17154,34 @@ cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphCreate: cuda_runtime_api.h */
-cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
-  cudart_cudaGraphCreate_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphCreate, __ATOMIC_ACQUIRE);
+/* cudaLogsDumpToMemory: cuda_runtime_api.h */
+cudaError_t cudaLogsDumpToMemory(cudaLogIterator *iterator, char *buffer, size_t *size,
+                                 unsigned int flags) {
+  cudart_cudaLogsDumpToMemory_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLogsDumpToMemory, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(iterator, buffer, size, flags);
+  }
+  return cudart_traced_cudaLogsDumpToMemory(tracer_real, __builtin_return_address(0), iterator,
+                                            buffer, size, flags);
+}
+
+/* cudaGraphCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *tracer_real,
+                                                 const void *tracer_caller, cudaGraph_t *pGraph,
+                                                 unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphCreate", (void **)&cudart_real.cudaGraphCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) &&
@@ -13913,20 +17231,36 @@ cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddKernelNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                   const struct cudaKernelNodeParams *pNodeParams) {
-  cudart_cudaGraphAddKernelNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddKernelNode, __ATOMIC_ACQUIRE);
+/* cudaGraphCreate: cuda_runtime_api.h */
+cudaError_t cudaGraphCreate(cudaGraph_t *pGraph, unsigned int flags) {
+  cudart_cudaGraphCreate_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraph, flags);
+  }
+  return cudart_traced_cudaGraphCreate(tracer_real, __builtin_return_address(0), pGraph, flags);
+}
+
+/* cudaGraphAddKernelNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddKernelNode(cudart_cudaGraphAddKernelNode_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cudaGraphNode_t *pGraphNode,
+                                                        cudaGraph_t graph,
+                                                        const cudaGraphNode_t *pDependencies,
+                                                        size_t numDependencies,
+                                                        const struct cudaKernelNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddKernelNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddKernelNode", (void **)&cudart_real.cudaGraphAddKernelNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) &&
@@ -13984,19 +17318,36 @@ cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphKernelNodeGetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
-                                         struct cudaKernelNodeParams *pNodeParams) {
-  cudart_cudaGraphKernelNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphKernelNodeGetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphAddKernelNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const struct cudaKernelNodeParams *pNodeParams) {
+  cudart_cudaGraphAddKernelNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddKernelNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
+  }
+  return cudart_traced_cudaGraphAddKernelNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                              graph, pDependencies, numDependencies, pNodeParams);
+}
+
+/* cudaGraphKernelNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKernelNodeGetParams_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cudaGraphNode_t node,
+                                                              struct cudaKernelNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphKernelNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeGetParams", (void **)&cudart_real.cudaGraphKernelNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) &&
@@ -14045,19 +17396,35 @@ cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphKernelNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
-                                         const struct cudaKernelNodeParams *pNodeParams) {
-  cudart_cudaGraphKernelNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphKernelNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphKernelNodeGetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t node,
+                                         struct cudaKernelNodeParams *pNodeParams) {
+  cudart_cudaGraphKernelNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphKernelNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphKernelNodeGetParams(tracer_real, __builtin_return_address(0), node,
+                                                    pNodeParams);
+}
+
+/* cudaGraphKernelNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKernelNodeSetParams_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cudaGraphNode_t node,
+                                                              const struct cudaKernelNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphKernelNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeSetParams", (void **)&cudart_real.cudaGraphKernelNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) &&
@@ -14106,18 +17473,35 @@ cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphKernelNodeCopyAttributes: cuda_runtime_api.h */
-cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc) {
-  cudart_cudaGraphKernelNodeCopyAttributes_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphKernelNodeCopyAttributes, __ATOMIC_ACQUIRE);
+/* cudaGraphKernelNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphKernelNodeSetParams(cudaGraphNode_t node,
+                                         const struct cudaKernelNodeParams *pNodeParams) {
+  cudart_cudaGraphKernelNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphKernelNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphKernelNodeSetParams(tracer_real, __builtin_return_address(0), node,
+                                                    pNodeParams);
+}
+
+/* cudaGraphKernelNodeCopyAttributes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphKernelNodeCopyAttributes(cudart_cudaGraphKernelNodeCopyAttributes_fn *tracer_real,
+                                                                   const void *tracer_caller,
+                                                                   cudaGraphNode_t hDst,
+                                                                   cudaGraphNode_t hSrc) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphKernelNodeCopyAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeCopyAttributes", (void **)&cudart_real.cudaGraphKernelNodeCopyAttributes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDst, hSrc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) &&
@@ -14166,19 +17550,35 @@ cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNod
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphKernelNodeGetAttribute: cuda_runtime_api.h */
-cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
-                                            cudaLaunchAttributeValue *value_out) {
-  cudart_cudaGraphKernelNodeGetAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphKernelNodeGetAttribute, __ATOMIC_ACQUIRE);
+/* cudaGraphKernelNodeCopyAttributes: cuda_runtime_api.h */
+cudaError_t cudaGraphKernelNodeCopyAttributes(cudaGraphNode_t hDst, cudaGraphNode_t hSrc) {
+  cudart_cudaGraphKernelNodeCopyAttributes_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphKernelNodeCopyAttributes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hDst, hSrc);
+  }
+  return cudart_traced_cudaGraphKernelNodeCopyAttributes(tracer_real, __builtin_return_address(0),
+                                                         hDst, hSrc);
+}
+
+/* cudaGraphKernelNodeGetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphKernelNodeGetAttribute(cudart_cudaGraphKernelNodeGetAttribute_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 cudaGraphNode_t hNode,
+                                                                 cudaLaunchAttributeID attr,
+                                                                 cudaLaunchAttributeValue *value_out) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphKernelNodeGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeGetAttribute", (void **)&cudart_real.cudaGraphKernelNodeGetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) &&
@@ -14230,19 +17630,36 @@ cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaLaunchAtt
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphKernelNodeSetAttribute: cuda_runtime_api.h */
-cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
-                                            const cudaLaunchAttributeValue *value) {
-  cudart_cudaGraphKernelNodeSetAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphKernelNodeSetAttribute, __ATOMIC_ACQUIRE);
+/* cudaGraphKernelNodeGetAttribute: cuda_runtime_api.h */
+cudaError_t cudaGraphKernelNodeGetAttribute(cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
+                                            cudaLaunchAttributeValue *value_out) {
+  cudart_cudaGraphKernelNodeGetAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphKernelNodeGetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hNode, attr, value_out);
+  }
+  return cudart_traced_cudaGraphKernelNodeGetAttribute(tracer_real, __builtin_return_address(0),
+                                                       hNode, attr, value_out);
+}
+
+/* cudaGraphKernelNodeSetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphKernelNodeSetAttribute(cudart_cudaGraphKernelNodeSetAttribute_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 cudaGraphNode_t hNode,
+                                                                 cudaLaunchAttributeID attr,
+                                                                 const cudaLaunchAttributeValue *value) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphKernelNodeSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeSetAttribute", (void **)&cudart_real.cudaGraphKernelNodeSetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) &&
@@ -14293,20 +17710,38 @@ cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaLaunchAtt
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddMemcpyNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                   const struct cudaMemcpy3DParms *pCopyParams) {
-  cudart_cudaGraphAddMemcpyNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddMemcpyNode, __ATOMIC_ACQUIRE);
+/* cudaGraphKernelNodeSetAttribute: cuda_runtime_api.h */
+cudaError_t cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cudaLaunchAttributeID attr,
+                                            const cudaLaunchAttributeValue *value) {
+  cudart_cudaGraphKernelNodeSetAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphKernelNodeSetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hNode, attr, value);
+  }
+  return cudart_traced_cudaGraphKernelNodeSetAttribute(tracer_real, __builtin_return_address(0),
+                                                       hNode, attr, value);
+}
+
+/* cudaGraphAddMemcpyNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddMemcpyNode(cudart_cudaGraphAddMemcpyNode_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cudaGraphNode_t *pGraphNode,
+                                                        cudaGraph_t graph,
+                                                        const cudaGraphNode_t *pDependencies,
+                                                        size_t numDependencies,
+                                                        const struct cudaMemcpy3DParms *pCopyParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemcpyNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNode", (void **)&cudart_real.cudaGraphAddMemcpyNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) &&
@@ -14364,22 +17799,41 @@ cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddMemcpyNodeToSymbol: cuda_runtime_api.h */
-cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                           const cudaGraphNode_t *pDependencies,
-                                           size_t numDependencies, const void *symbol,
-                                           const void *src, size_t count, size_t offset,
-                                           enum cudaMemcpyKind kind) {
-  cudart_cudaGraphAddMemcpyNodeToSymbol_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddMemcpyNodeToSymbol, __ATOMIC_ACQUIRE);
+/* cudaGraphAddMemcpyNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const struct cudaMemcpy3DParms *pCopyParams) {
+  cudart_cudaGraphAddMemcpyNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddMemcpyNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
+  }
+  return cudart_traced_cudaGraphAddMemcpyNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                              graph, pDependencies, numDependencies, pCopyParams);
+}
+
+/* cudaGraphAddMemcpyNodeToSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeToSymbol(cudart_cudaGraphAddMemcpyNodeToSymbol_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                cudaGraphNode_t *pGraphNode,
+                                                                cudaGraph_t graph,
+                                                                const cudaGraphNode_t *pDependencies,
+                                                                size_t numDependencies,
+                                                                const void *symbol, const void *src,
+                                                                size_t count, size_t offset,
+                                                                enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemcpyNodeToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNodeToSymbol", (void **)&cudart_real.cudaGraphAddMemcpyNodeToSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
@@ -14448,21 +17902,46 @@ cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGrap
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddMemcpyNodeFromSymbol: cuda_runtime_api.h */
-cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                             const cudaGraphNode_t *pDependencies,
-                                             size_t numDependencies, void *dst, const void *symbol,
-                                             size_t count, size_t offset, enum cudaMemcpyKind kind) {
-  cudart_cudaGraphAddMemcpyNodeFromSymbol_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddMemcpyNodeFromSymbol, __ATOMIC_ACQUIRE);
+/* cudaGraphAddMemcpyNodeToSymbol: cuda_runtime_api.h */
+cudaError_t cudaGraphAddMemcpyNodeToSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                           const cudaGraphNode_t *pDependencies,
+                                           size_t numDependencies, const void *symbol,
+                                           const void *src, size_t count, size_t offset,
+                                           enum cudaMemcpyKind kind) {
+  cudart_cudaGraphAddMemcpyNodeToSymbol_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddMemcpyNodeToSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
+                       offset, kind);
+  }
+  return cudart_traced_cudaGraphAddMemcpyNodeToSymbol(tracer_real, __builtin_return_address(0),
+                                                      pGraphNode, graph, pDependencies,
+                                                      numDependencies, symbol, src, count, offset,
+                                                      kind);
+}
+
+/* cudaGraphAddMemcpyNodeFromSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeFromSymbol(cudart_cudaGraphAddMemcpyNodeFromSymbol_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  cudaGraphNode_t *pGraphNode,
+                                                                  cudaGraph_t graph,
+                                                                  const cudaGraphNode_t *pDependencies,
+                                                                  size_t numDependencies, void *dst,
+                                                                  const void *symbol, size_t count,
+                                                                  size_t offset,
+                                                                  enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemcpyNodeFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNodeFromSymbol", (void **)&cudart_real.cudaGraphAddMemcpyNodeFromSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
@@ -14531,21 +18010,44 @@ cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGr
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddMemcpyNode1D: cuda_runtime_api.h */
-cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                     void *dst, const void *src, size_t count,
-                                     enum cudaMemcpyKind kind) {
-  cudart_cudaGraphAddMemcpyNode1D_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddMemcpyNode1D, __ATOMIC_ACQUIRE);
+/* cudaGraphAddMemcpyNodeFromSymbol: cuda_runtime_api.h */
+cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                             const cudaGraphNode_t *pDependencies,
+                                             size_t numDependencies, void *dst, const void *symbol,
+                                             size_t count, size_t offset, enum cudaMemcpyKind kind) {
+  cudart_cudaGraphAddMemcpyNodeFromSymbol_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddMemcpyNodeFromSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
+                       offset, kind);
+  }
+  return cudart_traced_cudaGraphAddMemcpyNodeFromSymbol(tracer_real, __builtin_return_address(0),
+                                                        pGraphNode, graph, pDependencies,
+                                                        numDependencies, dst, symbol, count, offset,
+                                                        kind);
+}
+
+/* cudaGraphAddMemcpyNode1D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddMemcpyNode1D(cudart_cudaGraphAddMemcpyNode1D_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaGraphNode_t *pGraphNode,
+                                                          cudaGraph_t graph,
+                                                          const cudaGraphNode_t *pDependencies,
+                                                          size_t numDependencies, void *dst,
+                                                          const void *src, size_t count,
+                                                          enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemcpyNode1D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNode1D", (void **)&cudart_real.cudaGraphAddMemcpyNode1D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) &&
@@ -14611,18 +18113,38 @@ cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphMemcpyNodeGetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *pNodeParams) {
-  cudart_cudaGraphMemcpyNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphMemcpyNodeGetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphAddMemcpyNode1D: cuda_runtime_api.h */
+cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                     void *dst, const void *src, size_t count,
+                                     enum cudaMemcpyKind kind) {
+  cudart_cudaGraphAddMemcpyNode1D_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddMemcpyNode1D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
+  }
+  return cudart_traced_cudaGraphAddMemcpyNode1D(tracer_real, __builtin_return_address(0),
+                                                pGraphNode, graph, pDependencies, numDependencies,
+                                                dst, src, count, kind);
+}
+
+/* cudaGraphMemcpyNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMemcpyNodeGetParams_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cudaGraphNode_t node,
+                                                              struct cudaMemcpy3DParms *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemcpyNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeGetParams", (void **)&cudart_real.cudaGraphMemcpyNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) &&
@@ -14671,19 +18193,34 @@ cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphMemcpyNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
-                                         const struct cudaMemcpy3DParms *pNodeParams) {
-  cudart_cudaGraphMemcpyNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphMemcpyNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphMemcpyNodeGetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t node, struct cudaMemcpy3DParms *pNodeParams) {
+  cudart_cudaGraphMemcpyNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphMemcpyNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphMemcpyNodeGetParams(tracer_real, __builtin_return_address(0), node,
+                                                    pNodeParams);
+}
+
+/* cudaGraphMemcpyNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMemcpyNodeSetParams_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cudaGraphNode_t node,
+                                                              const struct cudaMemcpy3DParms *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParams", (void **)&cudart_real.cudaGraphMemcpyNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) &&
@@ -14732,20 +18269,38 @@ cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphMemcpyNodeSetParamsToSymbol: cuda_runtime_api.h */
-cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol,
-                                                 const void *src, size_t count, size_t offset,
-                                                 enum cudaMemcpyKind kind) {
-  cudart_cudaGraphMemcpyNodeSetParamsToSymbol_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphMemcpyNodeSetParamsToSymbol, __ATOMIC_ACQUIRE);
+/* cudaGraphMemcpyNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphMemcpyNodeSetParams(cudaGraphNode_t node,
+                                         const struct cudaMemcpy3DParms *pNodeParams) {
+  cudart_cudaGraphMemcpyNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphMemcpyNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphMemcpyNodeSetParams(tracer_real, __builtin_return_address(0), node,
+                                                    pNodeParams);
+}
+
+/* cudaGraphMemcpyNodeSetParamsToSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsToSymbol(cudart_cudaGraphMemcpyNodeSetParamsToSymbol_fn *tracer_real,
+                                                                      const void *tracer_caller,
+                                                                      cudaGraphNode_t node,
+                                                                      const void *symbol,
+                                                                      const void *src, size_t count,
+                                                                      size_t offset,
+                                                                      enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParamsToSymbol", (void **)&cudart_real.cudaGraphMemcpyNodeSetParamsToSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) &&
@@ -14803,20 +18358,40 @@ cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const voi
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphMemcpyNodeSetParamsFromSymbol: cuda_runtime_api.h */
-cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst,
-                                                   const void *symbol, size_t count, size_t offset,
-                                                   enum cudaMemcpyKind kind) {
-  cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphMemcpyNodeSetParamsFromSymbol, __ATOMIC_ACQUIRE);
+/* cudaGraphMemcpyNodeSetParamsToSymbol: cuda_runtime_api.h */
+cudaError_t cudaGraphMemcpyNodeSetParamsToSymbol(cudaGraphNode_t node, const void *symbol,
+                                                 const void *src, size_t count, size_t offset,
+                                                 enum cudaMemcpyKind kind) {
+  cudart_cudaGraphMemcpyNodeSetParamsToSymbol_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphMemcpyNodeSetParamsToSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, symbol, src, count, offset, kind);
+  }
+  return cudart_traced_cudaGraphMemcpyNodeSetParamsToSymbol(tracer_real,
+                                                            __builtin_return_address(0), node,
+                                                            symbol, src, count, offset, kind);
+}
+
+/* cudaGraphMemcpyNodeSetParamsFromSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsFromSymbol(cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_fn *tracer_real,
+                                                                        const void *tracer_caller,
+                                                                        cudaGraphNode_t node,
+                                                                        void *dst,
+                                                                        const void *symbol,
+                                                                        size_t count, size_t offset,
+                                                                        enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParamsFromSymbol", (void **)&cudart_real.cudaGraphMemcpyNodeSetParamsFromSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) &&
@@ -14874,19 +18449,38 @@ cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *d
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphMemcpyNodeSetParams1D: cuda_runtime_api.h */
-cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src,
-                                           size_t count, enum cudaMemcpyKind kind) {
-  cudart_cudaGraphMemcpyNodeSetParams1D_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphMemcpyNodeSetParams1D, __ATOMIC_ACQUIRE);
+/* cudaGraphMemcpyNodeSetParamsFromSymbol: cuda_runtime_api.h */
+cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t node, void *dst,
+                                                   const void *symbol, size_t count, size_t offset,
+                                                   enum cudaMemcpyKind kind) {
+  cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphMemcpyNodeSetParamsFromSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, dst, symbol, count, offset, kind);
+  }
+  return cudart_traced_cudaGraphMemcpyNodeSetParamsFromSymbol(tracer_real,
+                                                              __builtin_return_address(0), node,
+                                                              dst, symbol, count, offset, kind);
+}
+
+/* cudaGraphMemcpyNodeSetParams1D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams1D(cudart_cudaGraphMemcpyNodeSetParams1D_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                cudaGraphNode_t node, void *dst,
+                                                                const void *src, size_t count,
+                                                                enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParams1D", (void **)&cudart_real.cudaGraphMemcpyNodeSetParams1D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) &&
@@ -14942,20 +18536,38 @@ cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, cons
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddMemsetNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                   const struct cudaMemsetParams *pMemsetParams) {
-  cudart_cudaGraphAddMemsetNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddMemsetNode, __ATOMIC_ACQUIRE);
+/* cudaGraphMemcpyNodeSetParams1D: cuda_runtime_api.h */
+cudaError_t cudaGraphMemcpyNodeSetParams1D(cudaGraphNode_t node, void *dst, const void *src,
+                                           size_t count, enum cudaMemcpyKind kind) {
+  cudart_cudaGraphMemcpyNodeSetParams1D_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphMemcpyNodeSetParams1D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, dst, src, count, kind);
+  }
+  return cudart_traced_cudaGraphMemcpyNodeSetParams1D(tracer_real, __builtin_return_address(0),
+                                                      node, dst, src, count, kind);
+}
+
+/* cudaGraphAddMemsetNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddMemsetNode(cudart_cudaGraphAddMemsetNode_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cudaGraphNode_t *pGraphNode,
+                                                        cudaGraph_t graph,
+                                                        const cudaGraphNode_t *pDependencies,
+                                                        size_t numDependencies,
+                                                        const struct cudaMemsetParams *pMemsetParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemsetNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemsetNode", (void **)&cudart_real.cudaGraphAddMemsetNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) &&
@@ -15013,18 +18625,36 @@ cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t grap
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphMemsetNodeGetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *pNodeParams) {
-  cudart_cudaGraphMemsetNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphMemsetNodeGetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphAddMemsetNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                   const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                   const struct cudaMemsetParams *pMemsetParams) {
+  cudart_cudaGraphAddMemsetNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddMemsetNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
+  }
+  return cudart_traced_cudaGraphAddMemsetNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                              graph, pDependencies, numDependencies, pMemsetParams);
+}
+
+/* cudaGraphMemsetNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMemsetNodeGetParams_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cudaGraphNode_t node,
+                                                              struct cudaMemsetParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemsetNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemsetNodeGetParams", (void **)&cudart_real.cudaGraphMemsetNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) &&
@@ -15073,19 +18703,34 @@ cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemset
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphMemsetNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
-                                         const struct cudaMemsetParams *pNodeParams) {
-  cudart_cudaGraphMemsetNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphMemsetNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphMemsetNodeGetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t node, struct cudaMemsetParams *pNodeParams) {
+  cudart_cudaGraphMemsetNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphMemsetNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphMemsetNodeGetParams(tracer_real, __builtin_return_address(0), node,
+                                                    pNodeParams);
+}
+
+/* cudaGraphMemsetNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMemsetNodeSetParams_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cudaGraphNode_t node,
+                                                              const struct cudaMemsetParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemsetNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemsetNodeSetParams", (void **)&cudart_real.cudaGraphMemsetNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) &&
@@ -15134,20 +18779,38 @@ cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddHostNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                 const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                 const struct cudaHostNodeParams *pNodeParams) {
-  cudart_cudaGraphAddHostNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddHostNode, __ATOMIC_ACQUIRE);
+/* cudaGraphMemsetNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t node,
+                                         const struct cudaMemsetParams *pNodeParams) {
+  cudart_cudaGraphMemsetNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphMemsetNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphMemsetNodeSetParams(tracer_real, __builtin_return_address(0), node,
+                                                    pNodeParams);
+}
+
+/* cudaGraphAddHostNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddHostNode(cudart_cudaGraphAddHostNode_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaGraphNode_t *pGraphNode,
+                                                      cudaGraph_t graph,
+                                                      const cudaGraphNode_t *pDependencies,
+                                                      size_t numDependencies,
+                                                      const struct cudaHostNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddHostNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddHostNode", (void **)&cudart_real.cudaGraphAddHostNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) &&
@@ -15205,18 +18868,36 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphHostNodeGetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *pNodeParams) {
-  cudart_cudaGraphHostNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphHostNodeGetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphAddHostNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                 const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                 const struct cudaHostNodeParams *pNodeParams) {
+  cudart_cudaGraphAddHostNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddHostNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
+  }
+  return cudart_traced_cudaGraphAddHostNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                            graph, pDependencies, numDependencies, pNodeParams);
+}
+
+/* cudaGraphHostNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHostNodeGetParams_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            cudaGraphNode_t node,
+                                                            struct cudaHostNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphHostNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphHostNodeGetParams", (void **)&cudart_real.cudaGraphHostNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) &&
@@ -15265,19 +18946,34 @@ cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNode
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphHostNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
-                                       const struct cudaHostNodeParams *pNodeParams) {
-  cudart_cudaGraphHostNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphHostNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphHostNodeGetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t node, struct cudaHostNodeParams *pNodeParams) {
+  cudart_cudaGraphHostNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphHostNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphHostNodeGetParams(tracer_real, __builtin_return_address(0), node,
+                                                  pNodeParams);
+}
+
+/* cudaGraphHostNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHostNodeSetParams_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            cudaGraphNode_t node,
+                                                            const struct cudaHostNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphHostNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphHostNodeSetParams", (void **)&cudart_real.cudaGraphHostNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) &&
@@ -15326,20 +19022,38 @@ cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddChildGraphNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                       const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                       cudaGraph_t childGraph) {
-  cudart_cudaGraphAddChildGraphNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddChildGraphNode, __ATOMIC_ACQUIRE);
+/* cudaGraphHostNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t node,
+                                       const struct cudaHostNodeParams *pNodeParams) {
+  cudart_cudaGraphHostNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphHostNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphHostNodeSetParams(tracer_real, __builtin_return_address(0), node,
+                                                  pNodeParams);
+}
+
+/* cudaGraphAddChildGraphNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddChildGraphNode_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            cudaGraphNode_t *pGraphNode,
+                                                            cudaGraph_t graph,
+                                                            const cudaGraphNode_t *pDependencies,
+                                                            size_t numDependencies,
+                                                            cudaGraph_t childGraph) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddChildGraphNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddChildGraphNode", (void **)&cudart_real.cudaGraphAddChildGraphNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) &&
@@ -15397,18 +19111,37 @@ cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t 
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphChildGraphNodeGetGraph: cuda_runtime_api.h */
-cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph) {
-  cudart_cudaGraphChildGraphNodeGetGraph_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphChildGraphNodeGetGraph, __ATOMIC_ACQUIRE);
+/* cudaGraphAddChildGraphNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddChildGraphNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                       const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                       cudaGraph_t childGraph) {
+  cudart_cudaGraphAddChildGraphNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddChildGraphNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
+  }
+  return cudart_traced_cudaGraphAddChildGraphNode(tracer_real, __builtin_return_address(0),
+                                                  pGraphNode, graph, pDependencies, numDependencies,
+                                                  childGraph);
+}
+
+/* cudaGraphChildGraphNodeGetGraph, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphChildGraphNodeGetGraph(cudart_cudaGraphChildGraphNodeGetGraph_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 cudaGraphNode_t node,
+                                                                 cudaGraph_t *pGraph) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphChildGraphNodeGetGraph_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphChildGraphNodeGetGraph", (void **)&cudart_real.cudaGraphChildGraphNodeGetGraph);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) &&
@@ -15458,19 +19191,36 @@ cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *p
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddEmptyNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                  const cudaGraphNode_t *pDependencies, size_t numDependencies) {
-  cudart_cudaGraphAddEmptyNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddEmptyNode, __ATOMIC_ACQUIRE);
+/* cudaGraphChildGraphNodeGetGraph: cuda_runtime_api.h */
+cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t *pGraph) {
+  cudart_cudaGraphChildGraphNodeGetGraph_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphChildGraphNodeGetGraph, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pGraph);
+  }
+  return cudart_traced_cudaGraphChildGraphNodeGetGraph(tracer_real, __builtin_return_address(0),
+                                                       node, pGraph);
+}
+
+/* cudaGraphAddEmptyNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyNode_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cudaGraphNode_t *pGraphNode,
+                                                       cudaGraph_t graph,
+                                                       const cudaGraphNode_t *pDependencies,
+                                                       size_t numDependencies) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddEmptyNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddEmptyNode", (void **)&cudart_real.cudaGraphAddEmptyNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) &&
@@ -15525,20 +19275,38 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddEventRecordNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                        const cudaGraphNode_t *pDependencies,
-                                        size_t numDependencies, cudaEvent_t event) {
-  cudart_cudaGraphAddEventRecordNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddEventRecordNode, __ATOMIC_ACQUIRE);
+/* cudaGraphAddEmptyNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                  const cudaGraphNode_t *pDependencies, size_t numDependencies) {
+  cudart_cudaGraphAddEmptyNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddEmptyNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
+  }
+  return cudart_traced_cudaGraphAddEmptyNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                             graph, pDependencies, numDependencies);
+}
+
+/* cudaGraphAddEventRecordNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAddEventRecordNode_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             cudaGraphNode_t *pGraphNode,
+                                                             cudaGraph_t graph,
+                                                             const cudaGraphNode_t *pDependencies,
+                                                             size_t numDependencies,
+                                                             cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddEventRecordNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddEventRecordNode", (void **)&cudart_real.cudaGraphAddEventRecordNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) &&
@@ -15596,18 +19364,37 @@ cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphEventRecordNodeGetEvent: cuda_runtime_api.h */
-cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out) {
-  cudart_cudaGraphEventRecordNodeGetEvent_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphEventRecordNodeGetEvent, __ATOMIC_ACQUIRE);
+/* cudaGraphAddEventRecordNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                        const cudaGraphNode_t *pDependencies,
+                                        size_t numDependencies, cudaEvent_t event) {
+  cudart_cudaGraphAddEventRecordNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddEventRecordNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
+  }
+  return cudart_traced_cudaGraphAddEventRecordNode(tracer_real, __builtin_return_address(0),
+                                                   pGraphNode, graph, pDependencies,
+                                                   numDependencies, event);
+}
+
+/* cudaGraphEventRecordNodeGetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphEventRecordNodeGetEvent(cudart_cudaGraphEventRecordNodeGetEvent_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  cudaGraphNode_t node,
+                                                                  cudaEvent_t *event_out) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphEventRecordNodeGetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventRecordNodeGetEvent", (void **)&cudart_real.cudaGraphEventRecordNodeGetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) &&
@@ -15657,18 +19444,34 @@ cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphEventRecordNodeSetEvent: cuda_runtime_api.h */
-cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
-  cudart_cudaGraphEventRecordNodeSetEvent_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphEventRecordNodeSetEvent, __ATOMIC_ACQUIRE);
+/* cudaGraphEventRecordNodeGetEvent: cuda_runtime_api.h */
+cudaError_t cudaGraphEventRecordNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out) {
+  cudart_cudaGraphEventRecordNodeGetEvent_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphEventRecordNodeGetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, event_out);
+  }
+  return cudart_traced_cudaGraphEventRecordNodeGetEvent(tracer_real, __builtin_return_address(0),
+                                                        node, event_out);
+}
+
+/* cudaGraphEventRecordNodeSetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphEventRecordNodeSetEvent(cudart_cudaGraphEventRecordNodeSetEvent_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  cudaGraphNode_t node,
+                                                                  cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventRecordNodeSetEvent", (void **)&cudart_real.cudaGraphEventRecordNodeSetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) &&
@@ -15717,20 +19520,37 @@ cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t e
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddEventWaitNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                      const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                      cudaEvent_t event) {
-  cudart_cudaGraphAddEventWaitNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddEventWaitNode, __ATOMIC_ACQUIRE);
+/* cudaGraphEventRecordNodeSetEvent: cuda_runtime_api.h */
+cudaError_t cudaGraphEventRecordNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
+  cudart_cudaGraphEventRecordNodeSetEvent_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphEventRecordNodeSetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, event);
+  }
+  return cudart_traced_cudaGraphEventRecordNodeSetEvent(tracer_real, __builtin_return_address(0),
+                                                        node, event);
+}
+
+/* cudaGraphAddEventWaitNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEventWaitNode_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           cudaGraphNode_t *pGraphNode,
+                                                           cudaGraph_t graph,
+                                                           const cudaGraphNode_t *pDependencies,
+                                                           size_t numDependencies,
+                                                           cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddEventWaitNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddEventWaitNode", (void **)&cudart_real.cudaGraphAddEventWaitNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) &&
@@ -15788,18 +19608,37 @@ cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t g
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphEventWaitNodeGetEvent: cuda_runtime_api.h */
-cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out) {
-  cudart_cudaGraphEventWaitNodeGetEvent_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphEventWaitNodeGetEvent, __ATOMIC_ACQUIRE);
+/* cudaGraphAddEventWaitNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddEventWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                      const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                      cudaEvent_t event) {
+  cudart_cudaGraphAddEventWaitNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddEventWaitNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
+  }
+  return cudart_traced_cudaGraphAddEventWaitNode(tracer_real, __builtin_return_address(0),
+                                                 pGraphNode, graph, pDependencies, numDependencies,
+                                                 event);
+}
+
+/* cudaGraphEventWaitNodeGetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraphEventWaitNodeGetEvent_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                cudaGraphNode_t node,
+                                                                cudaEvent_t *event_out) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphEventWaitNodeGetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventWaitNodeGetEvent", (void **)&cudart_real.cudaGraphEventWaitNodeGetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) &&
@@ -15849,18 +19688,34 @@ cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *ev
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphEventWaitNodeSetEvent: cuda_runtime_api.h */
-cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
-  cudart_cudaGraphEventWaitNodeSetEvent_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphEventWaitNodeSetEvent, __ATOMIC_ACQUIRE);
+/* cudaGraphEventWaitNodeGetEvent: cuda_runtime_api.h */
+cudaError_t cudaGraphEventWaitNodeGetEvent(cudaGraphNode_t node, cudaEvent_t *event_out) {
+  cudart_cudaGraphEventWaitNodeGetEvent_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphEventWaitNodeGetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, event_out);
+  }
+  return cudart_traced_cudaGraphEventWaitNodeGetEvent(tracer_real, __builtin_return_address(0),
+                                                      node, event_out);
+}
+
+/* cudaGraphEventWaitNodeSetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraphEventWaitNodeSetEvent_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                cudaGraphNode_t node,
+                                                                cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventWaitNodeSetEvent", (void **)&cudart_real.cudaGraphEventWaitNodeSetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) &&
@@ -15909,21 +19764,37 @@ cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t eve
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddExternalSemaphoresSignalNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                                     const cudaGraphNode_t *pDependencies,
-                                                     size_t numDependencies,
-                                                     const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
-  cudart_cudaGraphAddExternalSemaphoresSignalNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddExternalSemaphoresSignalNode, __ATOMIC_ACQUIRE);
+/* cudaGraphEventWaitNodeSetEvent: cuda_runtime_api.h */
+cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t node, cudaEvent_t event) {
+  cudart_cudaGraphEventWaitNodeSetEvent_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphEventWaitNodeSetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, event);
+  }
+  return cudart_traced_cudaGraphEventWaitNodeSetEvent(tracer_real, __builtin_return_address(0),
+                                                      node, event);
+}
+
+/* cudaGraphAddExternalSemaphoresSignalNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresSignalNode(cudart_cudaGraphAddExternalSemaphoresSignalNode_fn *tracer_real,
+                                                                          const void *tracer_caller,
+                                                                          cudaGraphNode_t *pGraphNode,
+                                                                          cudaGraph_t graph,
+                                                                          const cudaGraphNode_t *pDependencies,
+                                                                          size_t numDependencies,
+                                                                          const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddExternalSemaphoresSignalNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddExternalSemaphoresSignalNode", (void **)&cudart_real.cudaGraphAddExternalSemaphoresSignalNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) &&
@@ -15981,19 +19852,39 @@ cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *pGraphNode
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExternalSemaphoresSignalNodeGetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode,
-                                                           struct cudaExternalSemaphoreSignalNodeParams *params_out) {
-  cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExternalSemaphoresSignalNodeGetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphAddExternalSemaphoresSignalNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddExternalSemaphoresSignalNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                     const cudaGraphNode_t *pDependencies,
+                                                     size_t numDependencies,
+                                                     const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
+  cudart_cudaGraphAddExternalSemaphoresSignalNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddExternalSemaphoresSignalNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+  }
+  return cudart_traced_cudaGraphAddExternalSemaphoresSignalNode(tracer_real,
+                                                                __builtin_return_address(0),
+                                                                pGraphNode, graph, pDependencies,
+                                                                numDependencies, nodeParams);
+}
+
+/* cudaGraphExternalSemaphoresSignalNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_fn *tracer_real,
+                                                                                const void *tracer_caller,
+                                                                                cudaGraphNode_t hNode,
+                                                                                struct cudaExternalSemaphoreSignalNodeParams *params_out) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresSignalNodeGetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresSignalNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) &&
@@ -16042,19 +19933,36 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExternalSemaphoresSignalNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode,
-                                                           const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
-  cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExternalSemaphoresSignalNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphExternalSemaphoresSignalNodeGetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExternalSemaphoresSignalNodeGetParams(cudaGraphNode_t hNode,
+                                                           struct cudaExternalSemaphoreSignalNodeParams *params_out) {
+  cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExternalSemaphoresSignalNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hNode, params_out);
+  }
+  return cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(tracer_real,
+                                                                      __builtin_return_address(0),
+                                                                      hNode, params_out);
+}
+
+/* cudaGraphExternalSemaphoresSignalNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_fn *tracer_real,
+                                                                                const void *tracer_caller,
+                                                                                cudaGraphNode_t hNode,
+                                                                                const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresSignalNodeSetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresSignalNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) &&
@@ -16103,21 +20011,39 @@ cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddExternalSemaphoresWaitNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                                   const cudaGraphNode_t *pDependencies,
-                                                   size_t numDependencies,
-                                                   const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
-  cudart_cudaGraphAddExternalSemaphoresWaitNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddExternalSemaphoresWaitNode, __ATOMIC_ACQUIRE);
+/* cudaGraphExternalSemaphoresSignalNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExternalSemaphoresSignalNodeSetParams(cudaGraphNode_t hNode,
+                                                           const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
+  cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExternalSemaphoresSignalNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hNode, nodeParams);
+  }
+  return cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(tracer_real,
+                                                                      __builtin_return_address(0),
+                                                                      hNode, nodeParams);
+}
+
+/* cudaGraphAddExternalSemaphoresWaitNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresWaitNode(cudart_cudaGraphAddExternalSemaphoresWaitNode_fn *tracer_real,
+                                                                        const void *tracer_caller,
+                                                                        cudaGraphNode_t *pGraphNode,
+                                                                        cudaGraph_t graph,
+                                                                        const cudaGraphNode_t *pDependencies,
+                                                                        size_t numDependencies,
+                                                                        const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddExternalSemaphoresWaitNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddExternalSemaphoresWaitNode", (void **)&cudart_real.cudaGraphAddExternalSemaphoresWaitNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) &&
@@ -16175,19 +20101,39 @@ cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *pGraphNode, 
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExternalSemaphoresWaitNodeGetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode,
-                                                         struct cudaExternalSemaphoreWaitNodeParams *params_out) {
-  cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExternalSemaphoresWaitNodeGetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphAddExternalSemaphoresWaitNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddExternalSemaphoresWaitNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                   const cudaGraphNode_t *pDependencies,
+                                                   size_t numDependencies,
+                                                   const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
+  cudart_cudaGraphAddExternalSemaphoresWaitNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddExternalSemaphoresWaitNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+  }
+  return cudart_traced_cudaGraphAddExternalSemaphoresWaitNode(tracer_real,
+                                                              __builtin_return_address(0),
+                                                              pGraphNode, graph, pDependencies,
+                                                              numDependencies, nodeParams);
+}
+
+/* cudaGraphExternalSemaphoresWaitNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_fn *tracer_real,
+                                                                              const void *tracer_caller,
+                                                                              cudaGraphNode_t hNode,
+                                                                              struct cudaExternalSemaphoreWaitNodeParams *params_out) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresWaitNodeGetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresWaitNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) &&
@@ -16236,19 +20182,36 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExternalSemaphoresWaitNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode,
-                                                         const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
-  cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExternalSemaphoresWaitNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphExternalSemaphoresWaitNodeGetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExternalSemaphoresWaitNodeGetParams(cudaGraphNode_t hNode,
+                                                         struct cudaExternalSemaphoreWaitNodeParams *params_out) {
+  cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExternalSemaphoresWaitNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hNode, params_out);
+  }
+  return cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(tracer_real,
+                                                                    __builtin_return_address(0),
+                                                                    hNode, params_out);
+}
+
+/* cudaGraphExternalSemaphoresWaitNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_fn *tracer_real,
+                                                                              const void *tracer_caller,
+                                                                              cudaGraphNode_t hNode,
+                                                                              const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresWaitNodeSetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresWaitNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) &&
@@ -16297,20 +20260,39 @@ cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddMemAllocNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                     struct cudaMemAllocNodeParams *nodeParams) {
-  cudart_cudaGraphAddMemAllocNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddMemAllocNode, __ATOMIC_ACQUIRE);
+/* cudaGraphExternalSemaphoresWaitNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExternalSemaphoresWaitNodeSetParams(cudaGraphNode_t hNode,
+                                                         const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
+  cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExternalSemaphoresWaitNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hNode, nodeParams);
+  }
+  return cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(tracer_real,
+                                                                    __builtin_return_address(0),
+                                                                    hNode, nodeParams);
+}
+
+/* cudaGraphAddMemAllocNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddMemAllocNode(cudart_cudaGraphAddMemAllocNode_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaGraphNode_t *pGraphNode,
+                                                          cudaGraph_t graph,
+                                                          const cudaGraphNode_t *pDependencies,
+                                                          size_t numDependencies,
+                                                          struct cudaMemAllocNodeParams *nodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemAllocNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemAllocNode", (void **)&cudart_real.cudaGraphAddMemAllocNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) &&
@@ -16368,19 +20350,37 @@ cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gr
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphMemAllocNodeGetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
-                                           struct cudaMemAllocNodeParams *params_out) {
-  cudart_cudaGraphMemAllocNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphMemAllocNodeGetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphAddMemAllocNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                     struct cudaMemAllocNodeParams *nodeParams) {
+  cudart_cudaGraphAddMemAllocNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddMemAllocNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
+  }
+  return cudart_traced_cudaGraphAddMemAllocNode(tracer_real, __builtin_return_address(0),
+                                                pGraphNode, graph, pDependencies, numDependencies,
+                                                nodeParams);
+}
+
+/* cudaGraphMemAllocNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraphMemAllocNodeGetParams_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                cudaGraphNode_t node,
+                                                                struct cudaMemAllocNodeParams *params_out) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemAllocNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemAllocNodeGetParams", (void **)&cudart_real.cudaGraphMemAllocNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) &&
@@ -16429,20 +20429,37 @@ cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddMemFreeNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                                    const cudaGraphNode_t *pDependencies, size_t numDependencies,
-                                    void *dptr) {
-  cudart_cudaGraphAddMemFreeNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddMemFreeNode, __ATOMIC_ACQUIRE);
+/* cudaGraphMemAllocNodeGetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node,
+                                           struct cudaMemAllocNodeParams *params_out) {
+  cudart_cudaGraphMemAllocNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphMemAllocNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, params_out);
+  }
+  return cudart_traced_cudaGraphMemAllocNodeGetParams(tracer_real, __builtin_return_address(0),
+                                                      node, params_out);
+}
+
+/* cudaGraphAddMemFreeNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemFreeNode_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cudaGraphNode_t *pGraphNode,
+                                                         cudaGraph_t graph,
+                                                         const cudaGraphNode_t *pDependencies,
+                                                         size_t numDependencies, void *dptr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddMemFreeNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemFreeNode", (void **)&cudart_real.cudaGraphAddMemFreeNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) &&
@@ -16500,18 +20517,35 @@ cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t gra
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphMemFreeNodeGetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) {
-  cudart_cudaGraphMemFreeNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphMemFreeNodeGetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphAddMemFreeNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t *pDependencies, size_t numDependencies,
+                                    void *dptr) {
+  cudart_cudaGraphAddMemFreeNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddMemFreeNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dptr);
+  }
+  return cudart_traced_cudaGraphAddMemFreeNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                               graph, pDependencies, numDependencies, dptr);
+}
+
+/* cudaGraphMemFreeNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphMemFreeNodeGetParams_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               cudaGraphNode_t node, void *dptr_out) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphMemFreeNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemFreeNodeGetParams", (void **)&cudart_real.cudaGraphMemFreeNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dptr_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) &&
@@ -16560,18 +20594,32 @@ cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) 
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGraphMemTrim: cuda_runtime_api.h */
-cudaError_t cudaDeviceGraphMemTrim(int device) {
-  cudart_cudaDeviceGraphMemTrim_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGraphMemTrim, __ATOMIC_ACQUIRE);
+/* cudaGraphMemFreeNodeGetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) {
+  cudart_cudaGraphMemFreeNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphMemFreeNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, dptr_out);
+  }
+  return cudart_traced_cudaGraphMemFreeNodeGetParams(tracer_real, __builtin_return_address(0), node,
+                                                     dptr_out);
+}
+
+/* cudaDeviceGraphMemTrim, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMemTrim_fn *tracer_real,
+                                                        const void *tracer_caller, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGraphMemTrim_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGraphMemTrim", (void **)&cudart_real.cudaDeviceGraphMemTrim);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) &&
@@ -16618,19 +20666,34 @@ cudaError_t cudaDeviceGraphMemTrim(int device) {
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceGetGraphMemAttribute: cuda_runtime_api.h */
-cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
-                                           void *value) {
-  cudart_cudaDeviceGetGraphMemAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceGetGraphMemAttribute, __ATOMIC_ACQUIRE);
+/* cudaDeviceGraphMemTrim: cuda_runtime_api.h */
+cudaError_t cudaDeviceGraphMemTrim(int device) {
+  cudart_cudaDeviceGraphMemTrim_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGraphMemTrim, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device);
+  }
+  return cudart_traced_cudaDeviceGraphMemTrim(tracer_real, __builtin_return_address(0), device);
+}
+
+/* cudaDeviceGetGraphMemAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDeviceGetGraphMemAttribute_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                int device,
+                                                                enum cudaGraphMemAttributeType attr,
+                                                                void *value) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceGetGraphMemAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetGraphMemAttribute", (void **)&cudart_real.cudaDeviceGetGraphMemAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) &&
@@ -16681,19 +20744,36 @@ cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttribut
   return tracer_args.tracer_result;
 }
 
-/* cudaDeviceSetGraphMemAttribute: cuda_runtime_api.h */
-cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+/* cudaDeviceGetGraphMemAttribute: cuda_runtime_api.h */
+cudaError_t cudaDeviceGetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
                                            void *value) {
-  cudart_cudaDeviceSetGraphMemAttribute_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaDeviceSetGraphMemAttribute, __ATOMIC_ACQUIRE);
+  cudart_cudaDeviceGetGraphMemAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceGetGraphMemAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device, attr, value);
+  }
+  return cudart_traced_cudaDeviceGetGraphMemAttribute(tracer_real, __builtin_return_address(0),
+                                                      device, attr, value);
+}
+
+/* cudaDeviceSetGraphMemAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDeviceSetGraphMemAttribute_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                int device,
+                                                                enum cudaGraphMemAttributeType attr,
+                                                                void *value) {
   if (!tracer_real)
     tracer_real = (cudart_cudaDeviceSetGraphMemAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetGraphMemAttribute", (void **)&cudart_real.cudaDeviceSetGraphMemAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) &&
@@ -16744,18 +20824,34 @@ cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttribut
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphClone: cuda_runtime_api.h */
-cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) {
-  cudart_cudaGraphClone_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphClone, __ATOMIC_ACQUIRE);
+/* cudaDeviceSetGraphMemAttribute: cuda_runtime_api.h */
+cudaError_t cudaDeviceSetGraphMemAttribute(int device, enum cudaGraphMemAttributeType attr,
+                                           void *value) {
+  cudart_cudaDeviceSetGraphMemAttribute_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaDeviceSetGraphMemAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(device, attr, value);
+  }
+  return cudart_traced_cudaDeviceSetGraphMemAttribute(tracer_real, __builtin_return_address(0),
+                                                      device, attr, value);
+}
+
+/* cudaGraphClone, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer_real,
+                                                const void *tracer_caller, cudaGraph_t *pGraphClone,
+                                                cudaGraph_t originalGraph) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphClone_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphClone", (void **)&cudart_real.cudaGraphClone);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) &&
@@ -16805,19 +20901,35 @@ cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) 
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphNodeFindInClone: cuda_runtime_api.h */
-cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode,
-                                     cudaGraph_t clonedGraph) {
-  cudart_cudaGraphNodeFindInClone_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphNodeFindInClone, __ATOMIC_ACQUIRE);
+/* cudaGraphClone: cuda_runtime_api.h */
+cudaError_t cudaGraphClone(cudaGraph_t *pGraphClone, cudaGraph_t originalGraph) {
+  cudart_cudaGraphClone_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphClone, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphClone, originalGraph);
+  }
+  return cudart_traced_cudaGraphClone(tracer_real, __builtin_return_address(0), pGraphClone,
+                                      originalGraph);
+}
+
+/* cudaGraphNodeFindInClone, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFindInClone_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaGraphNode_t *pNode,
+                                                          cudaGraphNode_t originalNode,
+                                                          cudaGraph_t clonedGraph) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeFindInClone_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeFindInClone", (void **)&cudart_real.cudaGraphNodeFindInClone);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) &&
@@ -16870,18 +20982,35 @@ cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t ori
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphNodeGetType: cuda_runtime_api.h */
-cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType) {
-  cudart_cudaGraphNodeGetType_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphNodeGetType, __ATOMIC_ACQUIRE);
+/* cudaGraphNodeFindInClone: cuda_runtime_api.h */
+cudaError_t cudaGraphNodeFindInClone(cudaGraphNode_t *pNode, cudaGraphNode_t originalNode,
+                                     cudaGraph_t clonedGraph) {
+  cudart_cudaGraphNodeFindInClone_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphNodeFindInClone, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pNode, originalNode, clonedGraph);
+  }
+  return cudart_traced_cudaGraphNodeFindInClone(tracer_real, __builtin_return_address(0), pNode,
+                                                originalNode, clonedGraph);
+}
+
+/* cudaGraphNodeGetType, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetType_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaGraphNode_t node,
+                                                      enum cudaGraphNodeType *pType) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeGetType_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetType", (void **)&cudart_real.cudaGraphNodeGetType);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) &&
@@ -16931,18 +21060,32 @@ cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *p
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphGetNodes: cuda_runtime_api.h */
-cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes) {
-  cudart_cudaGraphGetNodes_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphGetNodes, __ATOMIC_ACQUIRE);
+/* cudaGraphNodeGetType: cuda_runtime_api.h */
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t node, enum cudaGraphNodeType *pType) {
+  cudart_cudaGraphNodeGetType_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphNodeGetType, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pType);
+  }
+  return cudart_traced_cudaGraphNodeGetType(tracer_real, __builtin_return_address(0), node, pType);
+}
+
+/* cudaGraphGetNodes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *tracer_real,
+                                                   const void *tracer_caller, cudaGraph_t graph,
+                                                   cudaGraphNode_t *nodes, size_t *numNodes) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphGetNodes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphGetNodes", (void **)&cudart_real.cudaGraphGetNodes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) &&
@@ -16996,19 +21139,34 @@ cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t 
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphGetRootNodes: cuda_runtime_api.h */
-cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes,
-                                  size_t *pNumRootNodes) {
-  cudart_cudaGraphGetRootNodes_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphGetRootNodes, __ATOMIC_ACQUIRE);
+/* cudaGraphGetNodes: cuda_runtime_api.h */
+cudaError_t cudaGraphGetNodes(cudaGraph_t graph, cudaGraphNode_t *nodes, size_t *numNodes) {
+  cudart_cudaGraphGetNodes_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphGetNodes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graph, nodes, numNodes);
+  }
+  return cudart_traced_cudaGraphGetNodes(tracer_real, __builtin_return_address(0), graph, nodes,
+                                         numNodes);
+}
+
+/* cudaGraphGetRootNodes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNodes_fn *tracer_real,
+                                                       const void *tracer_caller, cudaGraph_t graph,
+                                                       cudaGraphNode_t *pRootNodes,
+                                                       size_t *pNumRootNodes) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphGetRootNodes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphGetRootNodes", (void **)&cudart_real.cudaGraphGetRootNodes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) &&
@@ -17062,19 +21220,35 @@ cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphGetEdges: cuda_runtime_api.h */
-cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
-                              cudaGraphEdgeData *edgeData, size_t *numEdges) {
-  cudart_cudaGraphGetEdges_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphGetEdges, __ATOMIC_ACQUIRE);
+/* cudaGraphGetRootNodes: cuda_runtime_api.h */
+cudaError_t cudaGraphGetRootNodes(cudaGraph_t graph, cudaGraphNode_t *pRootNodes,
+                                  size_t *pNumRootNodes) {
+  cudart_cudaGraphGetRootNodes_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphGetRootNodes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graph, pRootNodes, pNumRootNodes);
+  }
+  return cudart_traced_cudaGraphGetRootNodes(tracer_real, __builtin_return_address(0), graph,
+                                             pRootNodes, pNumRootNodes);
+}
+
+/* cudaGraphGetEdges, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *tracer_real,
+                                                   const void *tracer_caller, cudaGraph_t graph,
+                                                   cudaGraphNode_t *from, cudaGraphNode_t *to,
+                                                   cudaGraphEdgeData *edgeData, size_t *numEdges) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphGetEdges_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphGetEdges", (void **)&cudart_real.cudaGraphGetEdges);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) &&
@@ -17133,19 +21307,37 @@ cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGrap
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphNodeGetDependencies: cuda_runtime_api.h */
-cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
-                                         cudaGraphEdgeData *edgeData, size_t *pNumDependencies) {
-  cudart_cudaGraphNodeGetDependencies_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphNodeGetDependencies, __ATOMIC_ACQUIRE);
+/* cudaGraphGetEdges: cuda_runtime_api.h */
+cudaError_t cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t *from, cudaGraphNode_t *to,
+                              cudaGraphEdgeData *edgeData, size_t *numEdges) {
+  cudart_cudaGraphGetEdges_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphGetEdges, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graph, from, to, edgeData, numEdges);
+  }
+  return cudart_traced_cudaGraphGetEdges(tracer_real, __builtin_return_address(0), graph, from, to,
+                                         edgeData, numEdges);
+}
+
+/* cudaGraphNodeGetDependencies, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNodeGetDependencies_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cudaGraphNode_t node,
+                                                              cudaGraphNode_t *pDependencies,
+                                                              cudaGraphEdgeData *edgeData,
+                                                              size_t *pNumDependencies) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeGetDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetDependencies", (void **)&cudart_real.cudaGraphNodeGetDependencies);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependencies, edgeData, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) &&
@@ -17201,19 +21393,37 @@ cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphNodeGetDependentNodes: cuda_runtime_api.h */
-cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
-                                           cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes) {
-  cudart_cudaGraphNodeGetDependentNodes_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphNodeGetDependentNodes, __ATOMIC_ACQUIRE);
+/* cudaGraphNodeGetDependencies: cuda_runtime_api.h */
+cudaError_t cudaGraphNodeGetDependencies(cudaGraphNode_t node, cudaGraphNode_t *pDependencies,
+                                         cudaGraphEdgeData *edgeData, size_t *pNumDependencies) {
+  cudart_cudaGraphNodeGetDependencies_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphNodeGetDependencies, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pDependencies, edgeData, pNumDependencies);
+  }
+  return cudart_traced_cudaGraphNodeGetDependencies(tracer_real, __builtin_return_address(0), node,
+                                                    pDependencies, edgeData, pNumDependencies);
+}
+
+/* cudaGraphNodeGetDependentNodes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphNodeGetDependentNodes(cudart_cudaGraphNodeGetDependentNodes_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                cudaGraphNode_t node,
+                                                                cudaGraphNode_t *pDependentNodes,
+                                                                cudaGraphEdgeData *edgeData,
+                                                                size_t *pNumDependentNodes) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeGetDependentNodes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetDependentNodes", (void **)&cudart_real.cudaGraphNodeGetDependentNodes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependentNodes, edgeData, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) &&
@@ -17269,20 +21479,39 @@ cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddDependencies: cuda_runtime_api.h */
-cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
-                                     const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
-                                     size_t numDependencies) {
-  cudart_cudaGraphAddDependencies_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddDependencies, __ATOMIC_ACQUIRE);
+/* cudaGraphNodeGetDependentNodes: cuda_runtime_api.h */
+cudaError_t cudaGraphNodeGetDependentNodes(cudaGraphNode_t node, cudaGraphNode_t *pDependentNodes,
+                                           cudaGraphEdgeData *edgeData, size_t *pNumDependentNodes) {
+  cudart_cudaGraphNodeGetDependentNodes_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphNodeGetDependentNodes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, pDependentNodes, edgeData, pNumDependentNodes);
+  }
+  return cudart_traced_cudaGraphNodeGetDependentNodes(tracer_real, __builtin_return_address(0),
+                                                      node, pDependentNodes, edgeData,
+                                                      pNumDependentNodes);
+}
+
+/* cudaGraphAddDependencies, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDependencies_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cudaGraph_t graph,
+                                                          const cudaGraphNode_t *from,
+                                                          const cudaGraphNode_t *to,
+                                                          const cudaGraphEdgeData *edgeData,
+                                                          size_t numDependencies) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddDependencies", (void **)&cudart_real.cudaGraphAddDependencies);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) &&
@@ -17338,20 +21567,39 @@ cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *f
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphRemoveDependencies: cuda_runtime_api.h */
-cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
-                                        const cudaGraphNode_t *to,
-                                        const cudaGraphEdgeData *edgeData, size_t numDependencies) {
-  cudart_cudaGraphRemoveDependencies_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphRemoveDependencies, __ATOMIC_ACQUIRE);
+/* cudaGraphAddDependencies: cuda_runtime_api.h */
+cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                     const cudaGraphNode_t *to, const cudaGraphEdgeData *edgeData,
+                                     size_t numDependencies) {
+  cudart_cudaGraphAddDependencies_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddDependencies, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graph, from, to, edgeData, numDependencies);
+  }
+  return cudart_traced_cudaGraphAddDependencies(tracer_real, __builtin_return_address(0), graph,
+                                                from, to, edgeData, numDependencies);
+}
+
+/* cudaGraphRemoveDependencies, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphRemoveDependencies(cudart_cudaGraphRemoveDependencies_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             cudaGraph_t graph,
+                                                             const cudaGraphNode_t *from,
+                                                             const cudaGraphNode_t *to,
+                                                             const cudaGraphEdgeData *edgeData,
+                                                             size_t numDependencies) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphRemoveDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphRemoveDependencies", (void **)&cudart_real.cudaGraphRemoveDependencies);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) &&
@@ -17407,18 +21655,35 @@ cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphDestroyNode: cuda_runtime_api.h */
-cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
-  cudart_cudaGraphDestroyNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphDestroyNode, __ATOMIC_ACQUIRE);
+/* cudaGraphRemoveDependencies: cuda_runtime_api.h */
+cudaError_t cudaGraphRemoveDependencies(cudaGraph_t graph, const cudaGraphNode_t *from,
+                                        const cudaGraphNode_t *to,
+                                        const cudaGraphEdgeData *edgeData, size_t numDependencies) {
+  cudart_cudaGraphRemoveDependencies_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphRemoveDependencies, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graph, from, to, edgeData, numDependencies);
+  }
+  return cudart_traced_cudaGraphRemoveDependencies(tracer_real, __builtin_return_address(0), graph,
+                                                   from, to, edgeData, numDependencies);
+}
+
+/* cudaGraphDestroyNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNode_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaGraphNode_t node) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphDestroyNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphDestroyNode", (void **)&cudart_real.cudaGraphDestroyNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) &&
@@ -17465,19 +21730,33 @@ cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphInstantiate: cuda_runtime_api.h */
-cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-                                 unsigned long long flags) {
-  cudart_cudaGraphInstantiate_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphInstantiate, __ATOMIC_ACQUIRE);
+/* cudaGraphDestroyNode: cuda_runtime_api.h */
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t node) {
+  cudart_cudaGraphDestroyNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphDestroyNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node);
+  }
+  return cudart_traced_cudaGraphDestroyNode(tracer_real, __builtin_return_address(0), node);
+}
+
+/* cudaGraphInstantiate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiate_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaGraphExec_t *pGraphExec,
+                                                      cudaGraph_t graph, unsigned long long flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphInstantiate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphInstantiate", (void **)&cudart_real.cudaGraphInstantiate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) &&
@@ -17530,19 +21809,36 @@ cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphInstantiateWithFlags: cuda_runtime_api.h */
-cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-                                          unsigned long long flags) {
-  cudart_cudaGraphInstantiateWithFlags_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphInstantiateWithFlags, __ATOMIC_ACQUIRE);
+/* cudaGraphInstantiate: cuda_runtime_api.h */
+cudaError_t cudaGraphInstantiate(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                 unsigned long long flags) {
+  cudart_cudaGraphInstantiate_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphInstantiate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphExec, graph, flags);
+  }
+  return cudart_traced_cudaGraphInstantiate(tracer_real, __builtin_return_address(0), pGraphExec,
+                                            graph, flags);
+}
+
+/* cudaGraphInstantiateWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphInstantiateWithFlags_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               cudaGraphExec_t *pGraphExec,
+                                                               cudaGraph_t graph,
+                                                               unsigned long long flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphInstantiateWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphInstantiateWithFlags", (void **)&cudart_real.cudaGraphInstantiateWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) &&
@@ -17595,19 +21891,36 @@ cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphInstantiateWithParams: cuda_runtime_api.h */
-cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-                                           cudaGraphInstantiateParams *instantiateParams) {
-  cudart_cudaGraphInstantiateWithParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphInstantiateWithParams, __ATOMIC_ACQUIRE);
+/* cudaGraphInstantiateWithFlags: cuda_runtime_api.h */
+cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                          unsigned long long flags) {
+  cudart_cudaGraphInstantiateWithFlags_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphInstantiateWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphExec, graph, flags);
+  }
+  return cudart_traced_cudaGraphInstantiateWithFlags(tracer_real, __builtin_return_address(0),
+                                                     pGraphExec, graph, flags);
+}
+
+/* cudaGraphInstantiateWithParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphInstantiateWithParams(cudart_cudaGraphInstantiateWithParams_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                cudaGraphExec_t *pGraphExec,
+                                                                cudaGraph_t graph,
+                                                                cudaGraphInstantiateParams *instantiateParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphInstantiateWithParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphInstantiateWithParams", (void **)&cudart_real.cudaGraphInstantiateWithParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, instantiateParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) &&
@@ -17660,18 +21973,35 @@ cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGrap
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecGetFlags: cuda_runtime_api.h */
-cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags) {
-  cudart_cudaGraphExecGetFlags_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecGetFlags, __ATOMIC_ACQUIRE);
+/* cudaGraphInstantiateWithParams: cuda_runtime_api.h */
+cudaError_t cudaGraphInstantiateWithParams(cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+                                           cudaGraphInstantiateParams *instantiateParams) {
+  cudart_cudaGraphInstantiateWithParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphInstantiateWithParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphExec, graph, instantiateParams);
+  }
+  return cudart_traced_cudaGraphInstantiateWithParams(tracer_real, __builtin_return_address(0),
+                                                      pGraphExec, graph, instantiateParams);
+}
+
+/* cudaGraphExecGetFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFlags_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cudaGraphExec_t graphExec,
+                                                       unsigned long long *flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecGetFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecGetFlags", (void **)&cudart_real.cudaGraphExecGetFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) &&
@@ -17721,19 +22051,35 @@ cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long 
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecKernelNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-                                             const struct cudaKernelNodeParams *pNodeParams) {
-  cudart_cudaGraphExecKernelNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecKernelNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphExecGetFlags: cuda_runtime_api.h */
+cudaError_t cudaGraphExecGetFlags(cudaGraphExec_t graphExec, unsigned long long *flags) {
+  cudart_cudaGraphExecGetFlags_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecGetFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graphExec, flags);
+  }
+  return cudart_traced_cudaGraphExecGetFlags(tracer_real, __builtin_return_address(0), graphExec,
+                                             flags);
+}
+
+/* cudaGraphExecKernelNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecKernelNodeSetParams(cudart_cudaGraphExecKernelNodeSetParams_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  cudaGraphExec_t hGraphExec,
+                                                                  cudaGraphNode_t node,
+                                                                  const struct cudaKernelNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecKernelNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecKernelNodeSetParams", (void **)&cudart_real.cudaGraphExecKernelNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) &&
@@ -17785,19 +22131,36 @@ cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecMemcpyNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-                                             const struct cudaMemcpy3DParms *pNodeParams) {
-  cudart_cudaGraphExecMemcpyNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecMemcpyNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphExecKernelNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExecKernelNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaKernelNodeParams *pNodeParams) {
+  cudart_cudaGraphExecKernelNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecKernelNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphExecKernelNodeSetParams(tracer_real, __builtin_return_address(0),
+                                                        hGraphExec, node, pNodeParams);
+}
+
+/* cudaGraphExecMemcpyNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams(cudart_cudaGraphExecMemcpyNodeSetParams_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  cudaGraphExec_t hGraphExec,
+                                                                  cudaGraphNode_t node,
+                                                                  const struct cudaMemcpy3DParms *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParams", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) &&
@@ -17849,21 +22212,40 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecMemcpyNodeSetParamsToSymbol: cuda_runtime_api.h */
-cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
-                                                     cudaGraphNode_t node, const void *symbol,
-                                                     const void *src, size_t count, size_t offset,
-                                                     enum cudaMemcpyKind kind) {
-  cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecMemcpyNodeSetParamsToSymbol, __ATOMIC_ACQUIRE);
+/* cudaGraphExecMemcpyNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExecMemcpyNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaMemcpy3DParms *pNodeParams) {
+  cudart_cudaGraphExecMemcpyNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecMemcpyNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphExecMemcpyNodeSetParams(tracer_real, __builtin_return_address(0),
+                                                        hGraphExec, node, pNodeParams);
+}
+
+/* cudaGraphExecMemcpyNodeSetParamsToSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsToSymbol(cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_fn *tracer_real,
+                                                                          const void *tracer_caller,
+                                                                          cudaGraphExec_t hGraphExec,
+                                                                          cudaGraphNode_t node,
+                                                                          const void *symbol,
+                                                                          const void *src,
+                                                                          size_t count,
+                                                                          size_t offset,
+                                                                          enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParamsToSymbol", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParamsToSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) &&
@@ -17924,21 +22306,44 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecMemcpyNodeSetParamsFromSymbol: cuda_runtime_api.h */
-cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec,
-                                                       cudaGraphNode_t node, void *dst,
-                                                       const void *symbol, size_t count,
-                                                       size_t offset, enum cudaMemcpyKind kind) {
-  cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecMemcpyNodeSetParamsFromSymbol, __ATOMIC_ACQUIRE);
+/* cudaGraphExecMemcpyNodeSetParamsToSymbol: cuda_runtime_api.h */
+cudaError_t cudaGraphExecMemcpyNodeSetParamsToSymbol(cudaGraphExec_t hGraphExec,
+                                                     cudaGraphNode_t node, const void *symbol,
+                                                     const void *src, size_t count, size_t offset,
+                                                     enum cudaMemcpyKind kind) {
+  cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecMemcpyNodeSetParamsToSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
+  }
+  return cudart_traced_cudaGraphExecMemcpyNodeSetParamsToSymbol(tracer_real,
+                                                                __builtin_return_address(0),
+                                                                hGraphExec, node, symbol, src,
+                                                                count, offset, kind);
+}
+
+/* cudaGraphExecMemcpyNodeSetParamsFromSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn *tracer_real,
+                                                                            const void *tracer_caller,
+                                                                            cudaGraphExec_t hGraphExec,
+                                                                            cudaGraphNode_t node,
+                                                                            void *dst,
+                                                                            const void *symbol,
+                                                                            size_t count,
+                                                                            size_t offset,
+                                                                            enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParamsFromSymbol", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParamsFromSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) &&
@@ -17999,20 +22404,41 @@ cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExe
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecMemcpyNodeSetParams1D: cuda_runtime_api.h */
-cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-                                               void *dst, const void *src, size_t count,
-                                               enum cudaMemcpyKind kind) {
-  cudart_cudaGraphExecMemcpyNodeSetParams1D_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecMemcpyNodeSetParams1D, __ATOMIC_ACQUIRE);
+/* cudaGraphExecMemcpyNodeSetParamsFromSymbol: cuda_runtime_api.h */
+cudaError_t cudaGraphExecMemcpyNodeSetParamsFromSymbol(cudaGraphExec_t hGraphExec,
+                                                       cudaGraphNode_t node, void *dst,
+                                                       const void *symbol, size_t count,
+                                                       size_t offset, enum cudaMemcpyKind kind) {
+  cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecMemcpyNodeSetParamsFromSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
+  }
+  return cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(tracer_real,
+                                                                  __builtin_return_address(0),
+                                                                  hGraphExec, node, dst, symbol,
+                                                                  count, offset, kind);
+}
+
+/* cudaGraphExecMemcpyNodeSetParams1D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams1D(cudart_cudaGraphExecMemcpyNodeSetParams1D_fn *tracer_real,
+                                                                    const void *tracer_caller,
+                                                                    cudaGraphExec_t hGraphExec,
+                                                                    cudaGraphNode_t node, void *dst,
+                                                                    const void *src, size_t count,
+                                                                    enum cudaMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParams1D", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParams1D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) &&
@@ -18070,19 +22496,37 @@ cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaG
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecMemsetNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-                                             const struct cudaMemsetParams *pNodeParams) {
-  cudart_cudaGraphExecMemsetNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecMemsetNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphExecMemcpyNodeSetParams1D: cuda_runtime_api.h */
+cudaError_t cudaGraphExecMemcpyNodeSetParams1D(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                               void *dst, const void *src, size_t count,
+                                               enum cudaMemcpyKind kind) {
+  cudart_cudaGraphExecMemcpyNodeSetParams1D_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecMemcpyNodeSetParams1D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, node, dst, src, count, kind);
+  }
+  return cudart_traced_cudaGraphExecMemcpyNodeSetParams1D(tracer_real, __builtin_return_address(0),
+                                                          hGraphExec, node, dst, src, count, kind);
+}
+
+/* cudaGraphExecMemsetNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecMemsetNodeSetParams(cudart_cudaGraphExecMemsetNodeSetParams_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  cudaGraphExec_t hGraphExec,
+                                                                  cudaGraphNode_t node,
+                                                                  const struct cudaMemsetParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecMemsetNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemsetNodeSetParams", (void **)&cudart_real.cudaGraphExecMemsetNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) &&
@@ -18134,19 +22578,36 @@ cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGra
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecHostNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-                                           const struct cudaHostNodeParams *pNodeParams) {
-  cudart_cudaGraphExecHostNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecHostNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphExecMemsetNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExecMemsetNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                             const struct cudaMemsetParams *pNodeParams) {
+  cudart_cudaGraphExecMemsetNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecMemsetNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphExecMemsetNodeSetParams(tracer_real, __builtin_return_address(0),
+                                                        hGraphExec, node, pNodeParams);
+}
+
+/* cudaGraphExecHostNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraphExecHostNodeSetParams_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                cudaGraphExec_t hGraphExec,
+                                                                cudaGraphNode_t node,
+                                                                const struct cudaHostNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecHostNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecHostNodeSetParams", (void **)&cudart_real.cudaGraphExecHostNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) &&
@@ -18198,19 +22659,36 @@ cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraph
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecChildGraphNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
-                                                 cudaGraph_t childGraph) {
-  cudart_cudaGraphExecChildGraphNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecChildGraphNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphExecHostNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExecHostNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                           const struct cudaHostNodeParams *pNodeParams) {
+  cudart_cudaGraphExecHostNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecHostNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, node, pNodeParams);
+  }
+  return cudart_traced_cudaGraphExecHostNodeSetParams(tracer_real, __builtin_return_address(0),
+                                                      hGraphExec, node, pNodeParams);
+}
+
+/* cudaGraphExecChildGraphNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecChildGraphNodeSetParams(cudart_cudaGraphExecChildGraphNodeSetParams_fn *tracer_real,
+                                                                      const void *tracer_caller,
+                                                                      cudaGraphExec_t hGraphExec,
+                                                                      cudaGraphNode_t node,
+                                                                      cudaGraph_t childGraph) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecChildGraphNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecChildGraphNodeSetParams", (void **)&cudart_real.cudaGraphExecChildGraphNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) &&
@@ -18262,19 +22740,37 @@ cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cud
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecEventRecordNodeSetEvent: cuda_runtime_api.h */
-cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
-                                                 cudaEvent_t event) {
-  cudart_cudaGraphExecEventRecordNodeSetEvent_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecEventRecordNodeSetEvent, __ATOMIC_ACQUIRE);
+/* cudaGraphExecChildGraphNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExecChildGraphNodeSetParams(cudaGraphExec_t hGraphExec, cudaGraphNode_t node,
+                                                 cudaGraph_t childGraph) {
+  cudart_cudaGraphExecChildGraphNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecChildGraphNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, node, childGraph);
+  }
+  return cudart_traced_cudaGraphExecChildGraphNodeSetParams(tracer_real,
+                                                            __builtin_return_address(0), hGraphExec,
+                                                            node, childGraph);
+}
+
+/* cudaGraphExecEventRecordNodeSetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecEventRecordNodeSetEvent(cudart_cudaGraphExecEventRecordNodeSetEvent_fn *tracer_real,
+                                                                      const void *tracer_caller,
+                                                                      cudaGraphExec_t hGraphExec,
+                                                                      cudaGraphNode_t hNode,
+                                                                      cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecEventRecordNodeSetEvent", (void **)&cudart_real.cudaGraphExecEventRecordNodeSetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) &&
@@ -18326,19 +22822,37 @@ cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cud
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecEventWaitNodeSetEvent: cuda_runtime_api.h */
-cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
-                                               cudaEvent_t event) {
-  cudart_cudaGraphExecEventWaitNodeSetEvent_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecEventWaitNodeSetEvent, __ATOMIC_ACQUIRE);
+/* cudaGraphExecEventRecordNodeSetEvent: cuda_runtime_api.h */
+cudaError_t cudaGraphExecEventRecordNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                                 cudaEvent_t event) {
+  cudart_cudaGraphExecEventRecordNodeSetEvent_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecEventRecordNodeSetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, hNode, event);
+  }
+  return cudart_traced_cudaGraphExecEventRecordNodeSetEvent(tracer_real,
+                                                            __builtin_return_address(0), hGraphExec,
+                                                            hNode, event);
+}
+
+/* cudaGraphExecEventWaitNodeSetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecEventWaitNodeSetEvent(cudart_cudaGraphExecEventWaitNodeSetEvent_fn *tracer_real,
+                                                                    const void *tracer_caller,
+                                                                    cudaGraphExec_t hGraphExec,
+                                                                    cudaGraphNode_t hNode,
+                                                                    cudaEvent_t event) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecEventWaitNodeSetEvent", (void **)&cudart_real.cudaGraphExecEventWaitNodeSetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) &&
@@ -18390,20 +22904,36 @@ cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaG
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecExternalSemaphoresSignalNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t hGraphExec,
-                                                               cudaGraphNode_t hNode,
-                                                               const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
-  cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecExternalSemaphoresSignalNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphExecEventWaitNodeSetEvent: cuda_runtime_api.h */
+cudaError_t cudaGraphExecEventWaitNodeSetEvent(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                               cudaEvent_t event) {
+  cudart_cudaGraphExecEventWaitNodeSetEvent_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecEventWaitNodeSetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, hNode, event);
+  }
+  return cudart_traced_cudaGraphExecEventWaitNodeSetEvent(tracer_real, __builtin_return_address(0),
+                                                          hGraphExec, hNode, event);
+}
+
+/* cudaGraphExecExternalSemaphoresSignalNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn *tracer_real,
+                                                                                    const void *tracer_caller,
+                                                                                    cudaGraphExec_t hGraphExec,
+                                                                                    cudaGraphNode_t hNode,
+                                                                                    const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecExternalSemaphoresSignalNodeSetParams", (void **)&cudart_real.cudaGraphExecExternalSemaphoresSignalNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) &&
@@ -18455,20 +22985,39 @@ cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t h
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecExternalSemaphoresWaitNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t hGraphExec,
-                                                             cudaGraphNode_t hNode,
-                                                             const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
-  cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecExternalSemaphoresWaitNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphExecExternalSemaphoresSignalNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExecExternalSemaphoresSignalNodeSetParams(cudaGraphExec_t hGraphExec,
+                                                               cudaGraphNode_t hNode,
+                                                               const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
+  cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecExternalSemaphoresSignalNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, hNode, nodeParams);
+  }
+  return cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetParams(tracer_real,
+                                                                          __builtin_return_address(0),
+                                                                          hGraphExec, hNode,
+                                                                          nodeParams);
+}
+
+/* cudaGraphExecExternalSemaphoresWaitNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn *tracer_real,
+                                                                                  const void *tracer_caller,
+                                                                                  cudaGraphExec_t hGraphExec,
+                                                                                  cudaGraphNode_t hNode,
+                                                                                  const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecExternalSemaphoresWaitNodeSetParams", (void **)&cudart_real.cudaGraphExecExternalSemaphoresWaitNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) &&
@@ -18520,19 +23069,39 @@ cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t hGr
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphNodeSetEnabled: cuda_runtime_api.h */
-cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
-                                    unsigned int isEnabled) {
-  cudart_cudaGraphNodeSetEnabled_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphNodeSetEnabled, __ATOMIC_ACQUIRE);
+/* cudaGraphExecExternalSemaphoresWaitNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExecExternalSemaphoresWaitNodeSetParams(cudaGraphExec_t hGraphExec,
+                                                             cudaGraphNode_t hNode,
+                                                             const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
+  cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecExternalSemaphoresWaitNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, hNode, nodeParams);
+  }
+  return cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParams(tracer_real,
+                                                                        __builtin_return_address(0),
+                                                                        hGraphExec, hNode,
+                                                                        nodeParams);
+}
+
+/* cudaGraphNodeSetEnabled, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSetEnabled_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cudaGraphExec_t hGraphExec,
+                                                         cudaGraphNode_t hNode,
+                                                         unsigned int isEnabled) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeSetEnabled_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeSetEnabled", (void **)&cudart_real.cudaGraphNodeSetEnabled);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) &&
@@ -18584,19 +23153,36 @@ cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphNodeGetEnabled: cuda_runtime_api.h */
-cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
-                                    unsigned int *isEnabled) {
-  cudart_cudaGraphNodeGetEnabled_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphNodeGetEnabled, __ATOMIC_ACQUIRE);
+/* cudaGraphNodeSetEnabled: cuda_runtime_api.h */
+cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                    unsigned int isEnabled) {
+  cudart_cudaGraphNodeSetEnabled_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphNodeSetEnabled, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, hNode, isEnabled);
+  }
+  return cudart_traced_cudaGraphNodeSetEnabled(tracer_real, __builtin_return_address(0), hGraphExec,
+                                               hNode, isEnabled);
+}
+
+/* cudaGraphNodeGetEnabled, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGetEnabled_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cudaGraphExec_t hGraphExec,
+                                                         cudaGraphNode_t hNode,
+                                                         unsigned int *isEnabled) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeGetEnabled_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetEnabled", (void **)&cudart_real.cudaGraphNodeGetEnabled);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) &&
@@ -18649,19 +23235,35 @@ cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t 
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecUpdate: cuda_runtime_api.h */
-cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
-                                cudaGraphExecUpdateResultInfo *resultInfo) {
-  cudart_cudaGraphExecUpdate_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecUpdate, __ATOMIC_ACQUIRE);
+/* cudaGraphNodeGetEnabled: cuda_runtime_api.h */
+cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hGraphExec, cudaGraphNode_t hNode,
+                                    unsigned int *isEnabled) {
+  cudart_cudaGraphNodeGetEnabled_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphNodeGetEnabled, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, hNode, isEnabled);
+  }
+  return cudart_traced_cudaGraphNodeGetEnabled(tracer_real, __builtin_return_address(0), hGraphExec,
+                                               hNode, isEnabled);
+}
+
+/* cudaGraphExecUpdate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                                     cudaGraphExecUpdateResultInfo *resultInfo) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecUpdate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecUpdate", (void **)&cudart_real.cudaGraphExecUpdate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, resultInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) &&
@@ -18713,18 +23315,34 @@ cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphUpload: cuda_runtime_api.h */
-cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  cudart_cudaGraphUpload_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphUpload, __ATOMIC_ACQUIRE);
+/* cudaGraphExecUpdate: cuda_runtime_api.h */
+cudaError_t cudaGraphExecUpdate(cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
+                                cudaGraphExecUpdateResultInfo *resultInfo) {
+  cudart_cudaGraphExecUpdate_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecUpdate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(hGraphExec, hGraph, resultInfo);
+  }
+  return cudart_traced_cudaGraphExecUpdate(tracer_real, __builtin_return_address(0), hGraphExec,
+                                           hGraph, resultInfo);
+}
+
+/* cudaGraphUpload, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphUpload_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphUpload", (void **)&cudart_real.cudaGraphUpload);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) &&
@@ -18773,18 +23391,32 @@ cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphLaunch: cuda_runtime_api.h */
-cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
-  cudart_cudaGraphLaunch_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphLaunch, __ATOMIC_ACQUIRE);
+/* cudaGraphUpload: cuda_runtime_api.h */
+cudaError_t cudaGraphUpload(cudaGraphExec_t graphExec, cudaStream_t stream) {
+  cudart_cudaGraphUpload_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphUpload, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graphExec, stream);
+  }
+  return cudart_traced_cudaGraphUpload(tracer_real, __builtin_return_address(0), graphExec, stream);
+}
+
+/* cudaGraphLaunch, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 cudaGraphExec_t graphExec, cudaStream_t stream) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphLaunch_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphLaunch", (void **)&cudart_real.cudaGraphLaunch);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) &&
@@ -18833,18 +23465,32 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecDestroy: cuda_runtime_api.h */
-cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
-  cudart_cudaGraphExecDestroy_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecDestroy, __ATOMIC_ACQUIRE);
+/* cudaGraphLaunch: cuda_runtime_api.h */
+cudaError_t cudaGraphLaunch(cudaGraphExec_t graphExec, cudaStream_t stream) {
+  cudart_cudaGraphLaunch_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphLaunch, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graphExec, stream);
+  }
+  return cudart_traced_cudaGraphLaunch(tracer_real, __builtin_return_address(0), graphExec, stream);
+}
+
+/* cudaGraphExecDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestroy_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaGraphExec_t graphExec) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecDestroy", (void **)&cudart_real.cudaGraphExecDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) &&
@@ -18891,18 +23537,31 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphDestroy: cuda_runtime_api.h */
-cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
-  cudart_cudaGraphDestroy_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphDestroy, __ATOMIC_ACQUIRE);
+/* cudaGraphExecDestroy: cuda_runtime_api.h */
+cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
+  cudart_cudaGraphExecDestroy_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graphExec);
+  }
+  return cudart_traced_cudaGraphExecDestroy(tracer_real, __builtin_return_address(0), graphExec);
+}
+
+/* cudaGraphDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tracer_real,
+                                                  const void *tracer_caller, cudaGraph_t graph) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphDestroy", (void **)&cudart_real.cudaGraphDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) &&
@@ -18949,18 +23608,33 @@ cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphDebugDotPrint: cuda_runtime_api.h */
-cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags) {
-  cudart_cudaGraphDebugDotPrint_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphDebugDotPrint, __ATOMIC_ACQUIRE);
+/* cudaGraphDestroy: cuda_runtime_api.h */
+cudaError_t cudaGraphDestroy(cudaGraph_t graph) {
+  cudart_cudaGraphDestroy_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graph);
+  }
+  return cudart_traced_cudaGraphDestroy(tracer_real, __builtin_return_address(0), graph);
+}
+
+/* cudaGraphDebugDotPrint, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDotPrint_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cudaGraph_t graph, const char *path,
+                                                        unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphDebugDotPrint_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphDebugDotPrint", (void **)&cudart_real.cudaGraphDebugDotPrint);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, path, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) &&
@@ -19011,19 +23685,36 @@ cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned
   return tracer_args.tracer_result;
 }
 
-/* cudaUserObjectCreate: cuda_runtime_api.h */
-cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHostFn_t destroy,
-                                 unsigned int initialRefcount, unsigned int flags) {
-  cudart_cudaUserObjectCreate_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaUserObjectCreate, __ATOMIC_ACQUIRE);
+/* cudaGraphDebugDotPrint: cuda_runtime_api.h */
+cudaError_t cudaGraphDebugDotPrint(cudaGraph_t graph, const char *path, unsigned int flags) {
+  cudart_cudaGraphDebugDotPrint_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphDebugDotPrint, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graph, path, flags);
+  }
+  return cudart_traced_cudaGraphDebugDotPrint(tracer_real, __builtin_return_address(0), graph, path,
+                                              flags);
+}
+
+/* cudaUserObjectCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreate_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaUserObject_t *object_out, void *ptr,
+                                                      cudaHostFn_t destroy,
+                                                      unsigned int initialRefcount,
+                                                      unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaUserObjectCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaUserObjectCreate", (void **)&cudart_real.cudaUserObjectCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) &&
@@ -19081,18 +23772,34 @@ cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHo
   return tracer_args.tracer_result;
 }
 
-/* cudaUserObjectRetain: cuda_runtime_api.h */
-cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
-  cudart_cudaUserObjectRetain_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaUserObjectRetain, __ATOMIC_ACQUIRE);
+/* cudaUserObjectCreate: cuda_runtime_api.h */
+cudaError_t cudaUserObjectCreate(cudaUserObject_t *object_out, void *ptr, cudaHostFn_t destroy,
+                                 unsigned int initialRefcount, unsigned int flags) {
+  cudart_cudaUserObjectCreate_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaUserObjectCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
+  }
+  return cudart_traced_cudaUserObjectCreate(tracer_real, __builtin_return_address(0), object_out,
+                                            ptr, destroy, initialRefcount, flags);
+}
+
+/* cudaUserObjectRetain, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetain_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaUserObject_t object, unsigned int count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaUserObjectRetain_fn *)tracer_resolve(
         "libcudart.so.13", "cudaUserObjectRetain", (void **)&cudart_real.cudaUserObjectRetain);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) &&
@@ -19141,18 +23848,32 @@ cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
   return tracer_args.tracer_result;
 }
 
-/* cudaUserObjectRelease: cuda_runtime_api.h */
-cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
-  cudart_cudaUserObjectRelease_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaUserObjectRelease, __ATOMIC_ACQUIRE);
+/* cudaUserObjectRetain: cuda_runtime_api.h */
+cudaError_t cudaUserObjectRetain(cudaUserObject_t object, unsigned int count) {
+  cudart_cudaUserObjectRetain_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaUserObjectRetain, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(object, count);
+  }
+  return cudart_traced_cudaUserObjectRetain(tracer_real, __builtin_return_address(0), object, count);
+}
+
+/* cudaUserObjectRelease, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRelease_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cudaUserObject_t object, unsigned int count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaUserObjectRelease_fn *)tracer_resolve(
         "libcudart.so.13", "cudaUserObjectRelease", (void **)&cudart_real.cudaUserObjectRelease);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) &&
@@ -19201,19 +23922,35 @@ cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphRetainUserObject: cuda_runtime_api.h */
-cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object,
-                                      unsigned int count, unsigned int flags) {
-  cudart_cudaGraphRetainUserObject_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphRetainUserObject, __ATOMIC_ACQUIRE);
+/* cudaUserObjectRelease: cuda_runtime_api.h */
+cudaError_t cudaUserObjectRelease(cudaUserObject_t object, unsigned int count) {
+  cudart_cudaUserObjectRelease_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaUserObjectRelease, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(object, count);
+  }
+  return cudart_traced_cudaUserObjectRelease(tracer_real, __builtin_return_address(0), object,
+                                             count);
+}
+
+/* cudaGraphRetainUserObject, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphRetainUserObject(cudart_cudaGraphRetainUserObject_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           cudaGraph_t graph,
+                                                           cudaUserObject_t object,
+                                                           unsigned int count, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphRetainUserObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphRetainUserObject", (void **)&cudart_real.cudaGraphRetainUserObject);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, object, count, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) &&
@@ -19267,19 +24004,36 @@ cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphReleaseUserObject: cuda_runtime_api.h */
-cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object,
-                                       unsigned int count) {
-  cudart_cudaGraphReleaseUserObject_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphReleaseUserObject, __ATOMIC_ACQUIRE);
+/* cudaGraphRetainUserObject: cuda_runtime_api.h */
+cudaError_t cudaGraphRetainUserObject(cudaGraph_t graph, cudaUserObject_t object,
+                                      unsigned int count, unsigned int flags) {
+  cudart_cudaGraphRetainUserObject_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphRetainUserObject, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graph, object, count, flags);
+  }
+  return cudart_traced_cudaGraphRetainUserObject(tracer_real, __builtin_return_address(0), graph,
+                                                 object, count, flags);
+}
+
+/* cudaGraphReleaseUserObject, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphReleaseUserObject_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            cudaGraph_t graph,
+                                                            cudaUserObject_t object,
+                                                            unsigned int count) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphReleaseUserObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphReleaseUserObject", (void **)&cudart_real.cudaGraphReleaseUserObject);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) &&
@@ -19330,21 +24084,38 @@ cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t objec
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphAddNode: cuda_runtime_api.h */
-cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
-                             const cudaGraphNode_t *pDependencies,
-                             const cudaGraphEdgeData *dependencyData, size_t numDependencies,
-                             struct cudaGraphNodeParams *nodeParams) {
-  cudart_cudaGraphAddNode_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphAddNode, __ATOMIC_ACQUIRE);
+/* cudaGraphReleaseUserObject: cuda_runtime_api.h */
+cudaError_t cudaGraphReleaseUserObject(cudaGraph_t graph, cudaUserObject_t object,
+                                       unsigned int count) {
+  cudart_cudaGraphReleaseUserObject_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphReleaseUserObject, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graph, object, count);
+  }
+  return cudart_traced_cudaGraphReleaseUserObject(tracer_real, __builtin_return_address(0), graph,
+                                                  object, count);
+}
+
+/* cudaGraphAddNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                                                  const cudaGraphNode_t *pDependencies,
+                                                  const cudaGraphEdgeData *dependencyData,
+                                                  size_t numDependencies,
+                                                  struct cudaGraphNodeParams *nodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphAddNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddNode", (void **)&cudart_real.cudaGraphAddNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
                        nodeParams);
   }
@@ -19406,18 +24177,38 @@ cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams) {
-  cudart_cudaGraphNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphAddNode: cuda_runtime_api.h */
+cudaError_t cudaGraphAddNode(cudaGraphNode_t *pGraphNode, cudaGraph_t graph,
+                             const cudaGraphNode_t *pDependencies,
+                             const cudaGraphEdgeData *dependencyData, size_t numDependencies,
+                             struct cudaGraphNodeParams *nodeParams) {
+  cudart_cudaGraphAddNode_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphAddNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
+                       nodeParams);
+  }
+  return cudart_traced_cudaGraphAddNode(tracer_real, __builtin_return_address(0), pGraphNode, graph,
+                                        pDependencies, dependencyData, numDependencies, nodeParams);
+}
+
+/* cudaGraphNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetParams_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cudaGraphNode_t node,
+                                                        struct cudaGraphNodeParams *nodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeSetParams", (void **)&cudart_real.cudaGraphNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) &&
@@ -19466,19 +24257,35 @@ cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodePar
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphExecNodeSetParams: cuda_runtime_api.h */
-cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
-                                       struct cudaGraphNodeParams *nodeParams) {
-  cudart_cudaGraphExecNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphExecNodeSetParams, __ATOMIC_ACQUIRE);
+/* cudaGraphNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphNodeSetParams(cudaGraphNode_t node, struct cudaGraphNodeParams *nodeParams) {
+  cudart_cudaGraphNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(node, nodeParams);
+  }
+  return cudart_traced_cudaGraphNodeSetParams(tracer_real, __builtin_return_address(0), node,
+                                              nodeParams);
+}
+
+/* cudaGraphExecNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphExecNodeSetParams(cudart_cudaGraphExecNodeSetParams_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            cudaGraphExec_t graphExec,
+                                                            cudaGraphNode_t node,
+                                                            struct cudaGraphNodeParams *nodeParams) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphExecNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecNodeSetParams", (void **)&cudart_real.cudaGraphExecNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) &&
@@ -19530,20 +24337,37 @@ cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_
   return tracer_args.tracer_result;
 }
 
-/* cudaGraphConditionalHandleCreate: cuda_runtime_api.h */
-cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
-                                             cudaGraph_t graph, unsigned int defaultLaunchValue,
-                                             unsigned int flags) {
-  cudart_cudaGraphConditionalHandleCreate_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGraphConditionalHandleCreate, __ATOMIC_ACQUIRE);
+/* cudaGraphExecNodeSetParams: cuda_runtime_api.h */
+cudaError_t cudaGraphExecNodeSetParams(cudaGraphExec_t graphExec, cudaGraphNode_t node,
+                                       struct cudaGraphNodeParams *nodeParams) {
+  cudart_cudaGraphExecNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphExecNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(graphExec, node, nodeParams);
+  }
+  return cudart_traced_cudaGraphExecNodeSetParams(tracer_real, __builtin_return_address(0),
+                                                  graphExec, node, nodeParams);
+}
+
+/* cudaGraphConditionalHandleCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGraphConditionalHandleCreate(cudart_cudaGraphConditionalHandleCreate_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  cudaGraphConditionalHandle *pHandle_out,
+                                                                  cudaGraph_t graph,
+                                                                  unsigned int defaultLaunchValue,
+                                                                  unsigned int flags) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGraphConditionalHandleCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphConditionalHandleCreate", (void **)&cudart_real.cudaGraphConditionalHandleCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle_out, graph, defaultLaunchValue, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) &&
@@ -19598,19 +24422,38 @@ cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle
   return tracer_args.tracer_result;
 }
 
-/* cudaGetDriverEntryPoint: cuda_runtime_api.h */
-cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
-                                    enum cudaDriverEntryPointQueryResult *driverStatus) {
-  cudart_cudaGetDriverEntryPoint_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetDriverEntryPoint, __ATOMIC_ACQUIRE);
+/* cudaGraphConditionalHandleCreate: cuda_runtime_api.h */
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *pHandle_out,
+                                             cudaGraph_t graph, unsigned int defaultLaunchValue,
+                                             unsigned int flags) {
+  cudart_cudaGraphConditionalHandleCreate_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGraphConditionalHandleCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pHandle_out, graph, defaultLaunchValue, flags);
+  }
+  return cudart_traced_cudaGraphConditionalHandleCreate(tracer_real, __builtin_return_address(0),
+                                                        pHandle_out, graph, defaultLaunchValue,
+                                                        flags);
+}
+
+/* cudaGetDriverEntryPoint, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetDriverEntryPoint(cudart_cudaGetDriverEntryPoint_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         const char *symbol, void **funcPtr,
+                                                         unsigned long long flags,
+                                                         enum cudaDriverEntryPointQueryResult *driverStatus) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDriverEntryPoint_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDriverEntryPoint", (void **)&cudart_real.cudaGetDriverEntryPoint);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, funcPtr, flags, driverStatus);
   }
   cudart_depth++;
@@ -19649,20 +24492,38 @@ cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned
   return tracer_args.tracer_result;
 }
 
-/* cudaGetDriverEntryPointByVersion: cuda_runtime_api.h */
-cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
-                                             unsigned int cudaVersion, unsigned long long flags,
-                                             enum cudaDriverEntryPointQueryResult *driverStatus) {
-  cudart_cudaGetDriverEntryPointByVersion_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetDriverEntryPointByVersion, __ATOMIC_ACQUIRE);
+/* cudaGetDriverEntryPoint: cuda_runtime_api.h */
+cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **funcPtr, unsigned long long flags,
+                                    enum cudaDriverEntryPointQueryResult *driverStatus) {
+  cudart_cudaGetDriverEntryPoint_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetDriverEntryPoint, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(symbol, funcPtr, flags, driverStatus);
+  }
+  return cudart_traced_cudaGetDriverEntryPoint(tracer_real, __builtin_return_address(0), symbol,
+                                               funcPtr, flags, driverStatus);
+}
+
+/* cudaGetDriverEntryPointByVersion, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetDriverEntryPointByVersion(cudart_cudaGetDriverEntryPointByVersion_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  const char *symbol,
+                                                                  void **funcPtr,
+                                                                  unsigned int cudaVersion,
+                                                                  unsigned long long flags,
+                                                                  enum cudaDriverEntryPointQueryResult *driverStatus) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetDriverEntryPointByVersion_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDriverEntryPointByVersion", (void **)&cudart_real.cudaGetDriverEntryPointByVersion);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, funcPtr, cudaVersion, flags, driverStatus);
   }
   cudart_depth++;
@@ -19704,21 +24565,42 @@ cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
   return tracer_args.tracer_result;
 }
 
-/* cudaLibraryLoadData: cuda_runtime_api.h */
-cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
-                                enum cudaJitOption *jitOptions, void **jitOptionsValues,
-                                unsigned int numJitOptions, enum cudaLibraryOption *libraryOptions,
-                                void **libraryOptionValues, unsigned int numLibraryOptions) {
-  cudart_cudaLibraryLoadData_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLibraryLoadData, __ATOMIC_ACQUIRE);
+/* cudaGetDriverEntryPointByVersion: cuda_runtime_api.h */
+cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **funcPtr,
+                                             unsigned int cudaVersion, unsigned long long flags,
+                                             enum cudaDriverEntryPointQueryResult *driverStatus) {
+  cudart_cudaGetDriverEntryPointByVersion_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetDriverEntryPointByVersion, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(symbol, funcPtr, cudaVersion, flags, driverStatus);
+  }
+  return cudart_traced_cudaGetDriverEntryPointByVersion(tracer_real, __builtin_return_address(0),
+                                                        symbol, funcPtr, cudaVersion, flags,
+                                                        driverStatus);
+}
+
+/* cudaLibraryLoadData, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLibraryLoadData(cudart_cudaLibraryLoadData_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     cudaLibrary_t *library, const void *code,
+                                                     enum cudaJitOption *jitOptions,
+                                                     void **jitOptionsValues,
+                                                     unsigned int numJitOptions,
+                                                     enum cudaLibraryOption *libraryOptions,
+                                                     void **libraryOptionValues,
+                                                     unsigned int numLibraryOptions) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryLoadData_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryLoadData", (void **)&cudart_real.cudaLibraryLoadData);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                        libraryOptionValues, numLibraryOptions);
   }
@@ -19790,22 +24672,45 @@ cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
   return tracer_args.tracer_result;
 }
 
-/* cudaLibraryLoadFromFile: cuda_runtime_api.h */
-cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName,
-                                    enum cudaJitOption *jitOptions, void **jitOptionsValues,
-                                    unsigned int numJitOptions,
-                                    enum cudaLibraryOption *libraryOptions,
-                                    void **libraryOptionValues, unsigned int numLibraryOptions) {
-  cudart_cudaLibraryLoadFromFile_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLibraryLoadFromFile, __ATOMIC_ACQUIRE);
+/* cudaLibraryLoadData: cuda_runtime_api.h */
+cudaError_t cudaLibraryLoadData(cudaLibrary_t *library, const void *code,
+                                enum cudaJitOption *jitOptions, void **jitOptionsValues,
+                                unsigned int numJitOptions, enum cudaLibraryOption *libraryOptions,
+                                void **libraryOptionValues, unsigned int numLibraryOptions) {
+  cudart_cudaLibraryLoadData_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLibraryLoadData, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
+                       libraryOptionValues, numLibraryOptions);
+  }
+  return cudart_traced_cudaLibraryLoadData(tracer_real, __builtin_return_address(0), library, code,
+                                           jitOptions, jitOptionsValues, numJitOptions,
+                                           libraryOptions, libraryOptionValues, numLibraryOptions);
+}
+
+/* cudaLibraryLoadFromFile, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLibraryLoadFromFile(cudart_cudaLibraryLoadFromFile_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cudaLibrary_t *library,
+                                                         const char *fileName,
+                                                         enum cudaJitOption *jitOptions,
+                                                         void **jitOptionsValues,
+                                                         unsigned int numJitOptions,
+                                                         enum cudaLibraryOption *libraryOptions,
+                                                         void **libraryOptionValues,
+                                                         unsigned int numLibraryOptions) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryLoadFromFile_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryLoadFromFile", (void **)&cudart_real.cudaLibraryLoadFromFile);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                        libraryOptions, libraryOptionValues, numLibraryOptions);
   }
@@ -19877,18 +24782,39 @@ cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName
   return tracer_args.tracer_result;
 }
 
-/* cudaLibraryUnload: cuda_runtime_api.h */
-cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
-  cudart_cudaLibraryUnload_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLibraryUnload, __ATOMIC_ACQUIRE);
+/* cudaLibraryLoadFromFile: cuda_runtime_api.h */
+cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName,
+                                    enum cudaJitOption *jitOptions, void **jitOptionsValues,
+                                    unsigned int numJitOptions,
+                                    enum cudaLibraryOption *libraryOptions,
+                                    void **libraryOptionValues, unsigned int numLibraryOptions) {
+  cudart_cudaLibraryLoadFromFile_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLibraryLoadFromFile, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
+                       libraryOptions, libraryOptionValues, numLibraryOptions);
+  }
+  return cudart_traced_cudaLibraryLoadFromFile(tracer_real, __builtin_return_address(0), library,
+                                               fileName, jitOptions, jitOptionsValues,
+                                               numJitOptions, libraryOptions, libraryOptionValues,
+                                               numLibraryOptions);
+}
+
+/* cudaLibraryUnload, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *tracer_real,
+                                                   const void *tracer_caller, cudaLibrary_t library) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryUnload_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryUnload", (void **)&cudart_real.cudaLibraryUnload);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(library);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) &&
@@ -19935,18 +24861,33 @@ cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
   return tracer_args.tracer_result;
 }
 
-/* cudaLibraryGetKernel: cuda_runtime_api.h */
-cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, const char *name) {
-  cudart_cudaLibraryGetKernel_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLibraryGetKernel, __ATOMIC_ACQUIRE);
+/* cudaLibraryUnload: cuda_runtime_api.h */
+cudaError_t cudaLibraryUnload(cudaLibrary_t library) {
+  cudart_cudaLibraryUnload_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLibraryUnload, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(library);
+  }
+  return cudart_traced_cudaLibraryUnload(tracer_real, __builtin_return_address(0), library);
+}
+
+/* cudaLibraryGetKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKernel_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cudaKernel_t *pKernel, cudaLibrary_t library,
+                                                      const char *name) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryGetKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetKernel", (void **)&cudart_real.cudaLibraryGetKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pKernel, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) &&
@@ -19999,18 +24940,34 @@ cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, c
   return tracer_args.tracer_result;
 }
 
-/* cudaLibraryGetGlobal: cuda_runtime_api.h */
-cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t library, const char *name) {
-  cudart_cudaLibraryGetGlobal_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLibraryGetGlobal, __ATOMIC_ACQUIRE);
+/* cudaLibraryGetKernel: cuda_runtime_api.h */
+cudaError_t cudaLibraryGetKernel(cudaKernel_t *pKernel, cudaLibrary_t library, const char *name) {
+  cudart_cudaLibraryGetKernel_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLibraryGetKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(pKernel, library, name);
+  }
+  return cudart_traced_cudaLibraryGetKernel(tracer_real, __builtin_return_address(0), pKernel,
+                                            library, name);
+}
+
+/* cudaLibraryGetGlobal, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGlobal_fn *tracer_real,
+                                                      const void *tracer_caller, void **dptr,
+                                                      size_t *bytes, cudaLibrary_t library,
+                                                      const char *name) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryGetGlobal_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetGlobal", (void **)&cudart_real.cudaLibraryGetGlobal);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) &&
@@ -20066,19 +25023,34 @@ cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t libra
   return tracer_args.tracer_result;
 }
 
-/* cudaLibraryGetManaged: cuda_runtime_api.h */
-cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t library,
-                                  const char *name) {
-  cudart_cudaLibraryGetManaged_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLibraryGetManaged, __ATOMIC_ACQUIRE);
+/* cudaLibraryGetGlobal: cuda_runtime_api.h */
+cudaError_t cudaLibraryGetGlobal(void **dptr, size_t *bytes, cudaLibrary_t library, const char *name) {
+  cudart_cudaLibraryGetGlobal_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLibraryGetGlobal, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dptr, bytes, library, name);
+  }
+  return cudart_traced_cudaLibraryGetGlobal(tracer_real, __builtin_return_address(0), dptr, bytes,
+                                            library, name);
+}
+
+/* cudaLibraryGetManaged, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetManaged_fn *tracer_real,
+                                                       const void *tracer_caller, void **dptr,
+                                                       size_t *bytes, cudaLibrary_t library,
+                                                       const char *name) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryGetManaged_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetManaged", (void **)&cudart_real.cudaLibraryGetManaged);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) &&
@@ -20134,18 +25106,35 @@ cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t libr
   return tracer_args.tracer_result;
 }
 
-/* cudaLibraryGetUnifiedFunction: cuda_runtime_api.h */
-cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, const char *symbol) {
-  cudart_cudaLibraryGetUnifiedFunction_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLibraryGetUnifiedFunction, __ATOMIC_ACQUIRE);
+/* cudaLibraryGetManaged: cuda_runtime_api.h */
+cudaError_t cudaLibraryGetManaged(void **dptr, size_t *bytes, cudaLibrary_t library,
+                                  const char *name) {
+  cudart_cudaLibraryGetManaged_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLibraryGetManaged, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(dptr, bytes, library, name);
+  }
+  return cudart_traced_cudaLibraryGetManaged(tracer_real, __builtin_return_address(0), dptr, bytes,
+                                             library, name);
+}
+
+/* cudaLibraryGetUnifiedFunction, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibraryGetUnifiedFunction_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               void **fptr, cudaLibrary_t library,
+                                                               const char *symbol) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryGetUnifiedFunction_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetUnifiedFunction", (void **)&cudart_real.cudaLibraryGetUnifiedFunction);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fptr, library, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) &&
@@ -20197,18 +25186,33 @@ cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, co
   return tracer_args.tracer_result;
 }
 
-/* cudaLibraryGetKernelCount: cuda_runtime_api.h */
-cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib) {
-  cudart_cudaLibraryGetKernelCount_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLibraryGetKernelCount, __ATOMIC_ACQUIRE);
+/* cudaLibraryGetUnifiedFunction: cuda_runtime_api.h */
+cudaError_t cudaLibraryGetUnifiedFunction(void **fptr, cudaLibrary_t library, const char *symbol) {
+  cudart_cudaLibraryGetUnifiedFunction_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLibraryGetUnifiedFunction, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(fptr, library, symbol);
+  }
+  return cudart_traced_cudaLibraryGetUnifiedFunction(tracer_real, __builtin_return_address(0), fptr,
+                                                     library, symbol);
+}
+
+/* cudaLibraryGetKernelCount, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGetKernelCount_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           unsigned int *count, cudaLibrary_t lib) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryGetKernelCount_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetKernelCount", (void **)&cudart_real.cudaLibraryGetKernelCount);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) &&
@@ -20258,19 +25262,35 @@ cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib) {
   return tracer_args.tracer_result;
 }
 
-/* cudaLibraryEnumerateKernels: cuda_runtime_api.h */
-cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels,
-                                        cudaLibrary_t lib) {
-  cudart_cudaLibraryEnumerateKernels_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaLibraryEnumerateKernels, __ATOMIC_ACQUIRE);
+/* cudaLibraryGetKernelCount: cuda_runtime_api.h */
+cudaError_t cudaLibraryGetKernelCount(unsigned int *count, cudaLibrary_t lib) {
+  cudart_cudaLibraryGetKernelCount_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLibraryGetKernelCount, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(count, lib);
+  }
+  return cudart_traced_cudaLibraryGetKernelCount(tracer_real, __builtin_return_address(0), count,
+                                                 lib);
+}
+
+/* cudaLibraryEnumerateKernels, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryEnumerateKernels_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             cudaKernel_t *kernels,
+                                                             unsigned int numKernels,
+                                                             cudaLibrary_t lib) {
   if (!tracer_real)
     tracer_real = (cudart_cudaLibraryEnumerateKernels_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryEnumerateKernels", (void **)&cudart_real.cudaLibraryEnumerateKernels);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernels, numKernels, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) &&
@@ -20323,19 +25343,36 @@ cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numK
   return tracer_args.tracer_result;
 }
 
-/* cudaKernelSetAttributeForDevice: cuda_runtime_api.h */
-cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAttribute attr,
-                                            int value, int device) {
-  cudart_cudaKernelSetAttributeForDevice_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaKernelSetAttributeForDevice, __ATOMIC_ACQUIRE);
+/* cudaLibraryEnumerateKernels: cuda_runtime_api.h */
+cudaError_t cudaLibraryEnumerateKernels(cudaKernel_t *kernels, unsigned int numKernels,
+                                        cudaLibrary_t lib) {
+  cudart_cudaLibraryEnumerateKernels_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaLibraryEnumerateKernels, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(kernels, numKernels, lib);
+  }
+  return cudart_traced_cudaLibraryEnumerateKernels(tracer_real, __builtin_return_address(0),
+                                                   kernels, numKernels, lib);
+}
+
+/* cudaKernelSetAttributeForDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaKernelSetAttributeForDevice(cudart_cudaKernelSetAttributeForDevice_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 cudaKernel_t kernel,
+                                                                 enum cudaFuncAttribute attr,
+                                                                 int value, int device) {
   if (!tracer_real)
     tracer_real = (cudart_cudaKernelSetAttributeForDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaKernelSetAttributeForDevice", (void **)&cudart_real.cudaKernelSetAttributeForDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, attr, value, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) &&
@@ -20389,18 +25426,35 @@ cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAt
   return tracer_args.tracer_result;
 }
 
-/* cudaGetExportTable: cuda_runtime_api.h */
-cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pExportTableId) {
-  cudart_cudaGetExportTable_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetExportTable, __ATOMIC_ACQUIRE);
+/* cudaKernelSetAttributeForDevice: cuda_runtime_api.h */
+cudaError_t cudaKernelSetAttributeForDevice(cudaKernel_t kernel, enum cudaFuncAttribute attr,
+                                            int value, int device) {
+  cudart_cudaKernelSetAttributeForDevice_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaKernelSetAttributeForDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(kernel, attr, value, device);
+  }
+  return cudart_traced_cudaKernelSetAttributeForDevice(tracer_real, __builtin_return_address(0),
+                                                       kernel, attr, value, device);
+}
+
+/* cudaGetExportTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    const void **ppExportTable,
+                                                    const cudaUUID_t *pExportTableId) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetExportTable_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetExportTable", (void **)&cudart_real.cudaGetExportTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ppExportTable, pExportTableId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) &&
@@ -20450,18 +25504,34 @@ cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pEx
   return tracer_args.tracer_result;
 }
 
-/* cudaGetFuncBySymbol: cuda_runtime_api.h */
-cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr) {
-  cudart_cudaGetFuncBySymbol_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetFuncBySymbol, __ATOMIC_ACQUIRE);
+/* cudaGetExportTable: cuda_runtime_api.h */
+cudaError_t cudaGetExportTable(const void **ppExportTable, const cudaUUID_t *pExportTableId) {
+  cudart_cudaGetExportTable_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetExportTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(ppExportTable, pExportTableId);
+  }
+  return cudart_traced_cudaGetExportTable(tracer_real, __builtin_return_address(0), ppExportTable,
+                                          pExportTableId);
+}
+
+/* cudaGetFuncBySymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     cudaFunction_t *functionPtr,
+                                                     const void *symbolPtr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetFuncBySymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetFuncBySymbol", (void **)&cudart_real.cudaGetFuncBySymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(functionPtr, symbolPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) &&
@@ -20511,18 +25581,33 @@ cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolP
   return tracer_args.tracer_result;
 }
 
-/* cudaGetKernel: cuda_runtime_api.h */
-cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {
-  cudart_cudaGetKernel_fn *tracer_real =
-      __atomic_load_n(&cudart_real.cudaGetKernel, __ATOMIC_ACQUIRE);
+/* cudaGetFuncBySymbol: cuda_runtime_api.h */
+cudaError_t cudaGetFuncBySymbol(cudaFunction_t *functionPtr, const void *symbolPtr) {
+  cudart_cudaGetFuncBySymbol_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetFuncBySymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(functionPtr, symbolPtr);
+  }
+  return cudart_traced_cudaGetFuncBySymbol(tracer_real, __builtin_return_address(0), functionPtr,
+                                           symbolPtr);
+}
+
+/* cudaGetKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cudaError_t cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_real,
+                                               const void *tracer_caller, cudaKernel_t *kernelPtr,
+                                               const void *entryFuncAddr) {
   if (!tracer_real)
     tracer_real = (cudart_cudaGetKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetKernel", (void **)&cudart_real.cudaGetKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernelPtr, entryFuncAddr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) &&
@@ -20570,4 +25655,19 @@ cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {
     lttng_ust_tracepoint(lttng_ust_cudart, call, tracer_record);
   cudart_depth--;
   return tracer_args.tracer_result;
+}
+
+/* cudaGetKernel: cuda_runtime_api.h */
+cudaError_t cudaGetKernel(cudaKernel_t *kernelPtr, const void *entryFuncAddr) {
+  cudart_cudaGetKernel_fn *tracer_real =
+      __atomic_load_n(&cudart_real.cudaGetKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_cudart, call))) {
+    return tracer_real(kernelPtr, entryFuncAddr);
+  }
+  return cudart_traced_cudaGetKernel(tracer_real, __builtin_return_address(0), kernelPtr,
+                                     entryFuncAddr);
 }

@@ -793,19 +793,19 @@ __attribute__((constructor)) static void hip_resolve_loaded(void) {
     tracer_code_of((const void *)hip_real.hipCreateChannelDesc, &hip_library_code);
 }
 
-/* hipCreateChannelDesc: hip/amd_detail/amd_channel_descriptor.h */
-struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
-                                                 enum hipChannelFormatKind f) {
-  hip_hipCreateChannelDesc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCreateChannelDesc, __ATOMIC_ACQUIRE);
+/* hipCreateChannelDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static struct hipChannelFormatDesc hip_traced_hipCreateChannelDesc(hip_hipCreateChannelDesc_fn *tracer_real,
+                                                                   const void *tracer_caller, int x,
+                                                                   int y, int z, int w,
+                                                                   enum hipChannelFormatKind f) {
   if (!tracer_real)
     tracer_real = (hip_hipCreateChannelDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCreateChannelDesc", (void **)&hip_real.hipCreateChannelDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
@@ -861,18 +861,33 @@ struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind) {
-  hip_hipMemcpy_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy_spt, __ATOMIC_ACQUIRE);
+/* hipCreateChannelDesc: hip/amd_detail/amd_channel_descriptor.h */
+struct hipChannelFormatDesc hipCreateChannelDesc(int x, int y, int z, int w,
+                                                 enum hipChannelFormatKind f) {
+  hip_hipCreateChannelDesc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCreateChannelDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(x, y, z, w, f);
+  }
+  return hip_traced_hipCreateChannelDesc(tracer_real, __builtin_return_address(0), x, y, z, w, f);
+}
+
+/* hipMemcpy_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real,
+                                           const void *tracer_caller, void *dst, const void *src,
+                                           size_t sizeBytes, hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy_spt", (void **)&hip_real.hipMemcpy_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
@@ -926,19 +941,34 @@ hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpy
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyToSymbol_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t sizeBytes,
-                                 size_t offset, hipMemcpyKind kind) {
-  hip_hipMemcpyToSymbol_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyToSymbol_spt, __ATOMIC_ACQUIRE);
+/* hipMemcpy_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipMemcpy_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind) {
+  hip_hipMemcpy_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, src, sizeBytes, kind);
+  }
+  return hip_traced_hipMemcpy_spt(tracer_real, __builtin_return_address(0), dst, src, sizeBytes,
+                                  kind);
+}
+
+/* hipMemcpyToSymbol_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn *tracer_real,
+                                                   const void *tracer_caller, const void *symbol,
+                                                   const void *src, size_t sizeBytes, size_t offset,
+                                                   hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbol_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbol_spt", (void **)&hip_real.hipMemcpyToSymbol_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
@@ -995,19 +1025,35 @@ hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t siz
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyFromSymbol_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeBytes, size_t offset,
-                                   hipMemcpyKind kind) {
-  hip_hipMemcpyFromSymbol_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyFromSymbol_spt, __ATOMIC_ACQUIRE);
+/* hipMemcpyToSymbol_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipMemcpyToSymbol_spt(const void *symbol, const void *src, size_t sizeBytes,
+                                 size_t offset, hipMemcpyKind kind) {
+  hip_hipMemcpyToSymbol_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyToSymbol_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(symbol, src, sizeBytes, offset, kind);
+  }
+  return hip_traced_hipMemcpyToSymbol_spt(tracer_real, __builtin_return_address(0), symbol, src,
+                                          sizeBytes, offset, kind);
+}
+
+/* hipMemcpyFromSymbol_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt_fn *tracer_real,
+                                                     const void *tracer_caller, void *dst,
+                                                     const void *symbol, size_t sizeBytes,
+                                                     size_t offset, hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbol_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbol_spt", (void **)&hip_real.hipMemcpyFromSymbol_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
@@ -1064,19 +1110,35 @@ hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeByt
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy2D_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                           size_t height, hipMemcpyKind kind) {
-  hip_hipMemcpy2D_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy2D_spt, __ATOMIC_ACQUIRE);
+/* hipMemcpyFromSymbol_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipMemcpyFromSymbol_spt(void *dst, const void *symbol, size_t sizeBytes, size_t offset,
+                                   hipMemcpyKind kind) {
+  hip_hipMemcpyFromSymbol_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyFromSymbol_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, symbol, sizeBytes, offset, kind);
+  }
+  return hip_traced_hipMemcpyFromSymbol_spt(tracer_real, __builtin_return_address(0), dst, symbol,
+                                            sizeBytes, offset, kind);
+}
+
+/* hipMemcpy2D_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real,
+                                             const void *tracer_caller, void *dst, size_t dpitch,
+                                             const void *src, size_t spitch, size_t width,
+                                             size_t height, hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2D_spt", (void **)&hip_real.hipMemcpy2D_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
@@ -1137,19 +1199,36 @@ hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spi
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy2DToArray_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset, const void *src,
-                                  size_t spitch, size_t width, size_t height, hipMemcpyKind kind) {
-  hip_hipMemcpy2DToArray_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy2DToArray_spt, __ATOMIC_ACQUIRE);
+/* hipMemcpy2D_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipMemcpy2D_spt(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                           size_t height, hipMemcpyKind kind) {
+  hip_hipMemcpy2D_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy2D_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, dpitch, src, spitch, width, height, kind);
+  }
+  return hip_traced_hipMemcpy2D_spt(tracer_real, __builtin_return_address(0), dst, dpitch, src,
+                                    spitch, width, height, kind);
+}
+
+/* hipMemcpy2DToArray_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_fn *tracer_real,
+                                                    const void *tracer_caller, hipArray *dst,
+                                                    size_t wOffset, size_t hOffset, const void *src,
+                                                    size_t spitch, size_t width, size_t height,
+                                                    hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArray_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArray_spt", (void **)&hip_real.hipMemcpy2DToArray_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
@@ -1212,19 +1291,36 @@ hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset,
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy2DFromArray_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
-                                    size_t hOffset, size_t width, size_t height, hipMemcpyKind kind) {
-  hip_hipMemcpy2DFromArray_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy2DFromArray_spt, __ATOMIC_ACQUIRE);
+/* hipMemcpy2DToArray_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipMemcpy2DToArray_spt(hipArray *dst, size_t wOffset, size_t hOffset, const void *src,
+                                  size_t spitch, size_t width, size_t height, hipMemcpyKind kind) {
+  hip_hipMemcpy2DToArray_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy2DToArray_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
+  }
+  return hip_traced_hipMemcpy2DToArray_spt(tracer_real, __builtin_return_address(0), dst, wOffset,
+                                           hOffset, src, spitch, width, height, kind);
+}
+
+/* hipMemcpy2DFromArray_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_spt_fn *tracer_real,
+                                                      const void *tracer_caller, void *dst,
+                                                      size_t dpitch, hipArray_const_t src,
+                                                      size_t wOffset, size_t hOffset, size_t width,
+                                                      size_t height, hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArray_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArray_spt", (void **)&hip_real.hipMemcpy2DFromArray_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
@@ -1287,18 +1383,34 @@ hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t s
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy3D_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) {
-  hip_hipMemcpy3D_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy3D_spt, __ATOMIC_ACQUIRE);
+/* hipMemcpy2DFromArray_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipMemcpy2DFromArray_spt(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
+                                    size_t hOffset, size_t width, size_t height, hipMemcpyKind kind) {
+  hip_hipMemcpy2DFromArray_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy2DFromArray_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
+  }
+  return hip_traced_hipMemcpy2DFromArray_spt(tracer_real, __builtin_return_address(0), dst, dpitch,
+                                             src, wOffset, hOffset, width, height, kind);
+}
+
+/* hipMemcpy3D_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real,
+                                             const void *tracer_caller,
+                                             const struct hipMemcpy3DParms *p) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3D_spt", (void **)&hip_real.hipMemcpy3D_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
@@ -1345,18 +1457,32 @@ hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemset_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) {
-  hip_hipMemset_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemset_spt, __ATOMIC_ACQUIRE);
+/* hipMemcpy3D_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipMemcpy3D_spt(const struct hipMemcpy3DParms *p) {
+  hip_hipMemcpy3D_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy3D_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(p);
+  }
+  return hip_traced_hipMemcpy3D_spt(tracer_real, __builtin_return_address(0), p);
+}
+
+/* hipMemset_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real,
+                                           const void *tracer_caller, void *dst, int value,
+                                           size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset_spt", (void **)&hip_real.hipMemset_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
@@ -1407,18 +1533,32 @@ hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemset2D_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, size_t height) {
-  hip_hipMemset2D_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemset2D_spt, __ATOMIC_ACQUIRE);
+/* hipMemset_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipMemset_spt(void *dst, int value, size_t sizeBytes) {
+  hip_hipMemset_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemset_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, value, sizeBytes);
+  }
+  return hip_traced_hipMemset_spt(tracer_real, __builtin_return_address(0), dst, value, sizeBytes);
+}
+
+/* hipMemset2D_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real,
+                                             const void *tracer_caller, void *dst, size_t pitch,
+                                             int value, size_t width, size_t height) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset2D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2D_spt", (void **)&hip_real.hipMemset2D_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
@@ -1474,18 +1614,33 @@ hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, siz
   return tracer_args.tracer_result;
 }
 
-/* hipMemset3D_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) {
-  hip_hipMemset3D_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemset3D_spt, __ATOMIC_ACQUIRE);
+/* hipMemset2D_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipMemset2D_spt(void *dst, size_t pitch, int value, size_t width, size_t height) {
+  hip_hipMemset2D_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemset2D_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, pitch, value, width, height);
+  }
+  return hip_traced_hipMemset2D_spt(tracer_real, __builtin_return_address(0), dst, pitch, value,
+                                    width, height);
+}
+
+/* hipMemset3D_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real,
+                                             const void *tracer_caller, hipPitchedPtr pitchedDevPtr,
+                                             int value, hipExtent extent) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset3D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3D_spt", (void **)&hip_real.hipMemset3D_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
@@ -1535,19 +1690,34 @@ hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent ext
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyAsync_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind,
-                              hipStream_t stream) {
-  hip_hipMemcpyAsync_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyAsync_spt, __ATOMIC_ACQUIRE);
+/* hipMemset3D_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipMemset3D_spt(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) {
+  hip_hipMemset3D_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemset3D_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pitchedDevPtr, value, extent);
+  }
+  return hip_traced_hipMemset3D_spt(tracer_real, __builtin_return_address(0), pitchedDevPtr, value,
+                                    extent);
+}
+
+/* hipMemcpyAsync_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *tracer_real,
+                                                const void *tracer_caller, void *dst,
+                                                const void *src, size_t sizeBytes,
+                                                hipMemcpyKind kind, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAsync_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAsync_spt", (void **)&hip_real.hipMemcpyAsync_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
@@ -1603,18 +1773,33 @@ hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipM
   return tracer_args.tracer_result;
 }
 
-/* hipStreamQuery_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipStreamQuery_spt(hipStream_t stream) {
-  hip_hipStreamQuery_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamQuery_spt, __ATOMIC_ACQUIRE);
+/* hipMemcpyAsync_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind,
+                              hipStream_t stream) {
+  hip_hipMemcpyAsync_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyAsync_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, src, sizeBytes, kind, stream);
+  }
+  return hip_traced_hipMemcpyAsync_spt(tracer_real, __builtin_return_address(0), dst, src,
+                                       sizeBytes, kind, stream);
+}
+
+/* hipStreamQuery_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *tracer_real,
+                                                const void *tracer_caller, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamQuery_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamQuery_spt", (void **)&hip_real.hipStreamQuery_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
@@ -1661,18 +1846,31 @@ hipError_t hipStreamQuery_spt(hipStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamSynchronize_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
-  hip_hipStreamSynchronize_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamSynchronize_spt, __ATOMIC_ACQUIRE);
+/* hipStreamQuery_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipStreamQuery_spt(hipStream_t stream) {
+  hip_hipStreamQuery_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamQuery_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream);
+  }
+  return hip_traced_hipStreamQuery_spt(tracer_real, __builtin_return_address(0), stream);
+}
+
+/* hipStreamSynchronize_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_spt_fn *tracer_real,
+                                                      const void *tracer_caller, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamSynchronize_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamSynchronize_spt", (void **)&hip_real.hipStreamSynchronize_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
@@ -1719,18 +1917,32 @@ hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamGetPriority_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) {
-  hip_hipStreamGetPriority_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamGetPriority_spt, __ATOMIC_ACQUIRE);
+/* hipStreamSynchronize_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipStreamSynchronize_spt(hipStream_t stream) {
+  hip_hipStreamSynchronize_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamSynchronize_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream);
+  }
+  return hip_traced_hipStreamSynchronize_spt(tracer_real, __builtin_return_address(0), stream);
+}
+
+/* hipStreamGetPriority_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_spt_fn *tracer_real,
+                                                      const void *tracer_caller, hipStream_t stream,
+                                                      int *priority) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetPriority_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetPriority_spt", (void **)&hip_real.hipStreamGetPriority_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
@@ -1780,18 +1992,33 @@ hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamWaitEvent_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned int flags) {
-  hip_hipStreamWaitEvent_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamWaitEvent_spt, __ATOMIC_ACQUIRE);
+/* hipStreamGetPriority_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipStreamGetPriority_spt(hipStream_t stream, int *priority) {
+  hip_hipStreamGetPriority_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamGetPriority_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, priority);
+  }
+  return hip_traced_hipStreamGetPriority_spt(tracer_real, __builtin_return_address(0), stream,
+                                             priority);
+}
+
+/* hipStreamWaitEvent_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_fn *tracer_real,
+                                                    const void *tracer_caller, hipStream_t stream,
+                                                    hipEvent_t event, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitEvent_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitEvent_spt", (void **)&hip_real.hipStreamWaitEvent_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
@@ -1842,18 +2069,33 @@ hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned
   return tracer_args.tracer_result;
 }
 
-/* hipStreamGetFlags_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) {
-  hip_hipStreamGetFlags_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamGetFlags_spt, __ATOMIC_ACQUIRE);
+/* hipStreamWaitEvent_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipStreamWaitEvent_spt(hipStream_t stream, hipEvent_t event, unsigned int flags) {
+  hip_hipStreamWaitEvent_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamWaitEvent_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, event, flags);
+  }
+  return hip_traced_hipStreamWaitEvent_spt(tracer_real, __builtin_return_address(0), stream, event,
+                                           flags);
+}
+
+/* hipStreamGetFlags_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn *tracer_real,
+                                                   const void *tracer_caller, hipStream_t stream,
+                                                   unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetFlags_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetFlags_spt", (void **)&hip_real.hipStreamGetFlags_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
@@ -1903,20 +2145,35 @@ hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipLaunchCooperativeKernel_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 blockDim,
-                                          void **kernelParams, uint32_t sharedMemBytes,
-                                          hipStream_t hStream) {
-  hip_hipLaunchCooperativeKernel_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipLaunchCooperativeKernel_spt, __ATOMIC_ACQUIRE);
+/* hipStreamGetFlags_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipStreamGetFlags_spt(hipStream_t stream, unsigned int *flags) {
+  hip_hipStreamGetFlags_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamGetFlags_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, flags);
+  }
+  return hip_traced_hipStreamGetFlags_spt(tracer_real, __builtin_return_address(0), stream, flags);
+}
+
+/* hipLaunchCooperativeKernel_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCooperativeKernel_spt_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            const void *f, dim3 gridDim,
+                                                            dim3 blockDim, void **kernelParams,
+                                                            uint32_t sharedMemBytes,
+                                                            hipStream_t hStream) {
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernel_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernel_spt", (void **)&hip_real.hipLaunchCooperativeKernel_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
@@ -1974,19 +2231,38 @@ hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 bloc
   return tracer_args.tracer_result;
 }
 
-/* hipLaunchKernel_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
-hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
-                               void **args, size_t sharedMemBytes, hipStream_t stream) {
-  hip_hipLaunchKernel_spt_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipLaunchKernel_spt, __ATOMIC_ACQUIRE);
+/* hipLaunchCooperativeKernel_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipLaunchCooperativeKernel_spt(const void *f, dim3 gridDim, dim3 blockDim,
+                                          void **kernelParams, uint32_t sharedMemBytes,
+                                          hipStream_t hStream) {
+  hip_hipLaunchCooperativeKernel_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipLaunchCooperativeKernel_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
+  }
+  return hip_traced_hipLaunchCooperativeKernel_spt(tracer_real, __builtin_return_address(0), f,
+                                                   gridDim, blockDim, kernelParams, sharedMemBytes,
+                                                   hStream);
+}
+
+/* hipLaunchKernel_spt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 const void *function_address, dim3 numBlocks,
+                                                 dim3 dimBlocks, void **args, size_t sharedMemBytes,
+                                                 hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipLaunchKernel_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchKernel_spt", (void **)&hip_real.hipLaunchKernel_spt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
@@ -2045,18 +2321,33 @@ hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim
   return tracer_args.tracer_result;
 }
 
-/* hipInit: hip/hip_runtime_api.h */
-hipError_t hipInit(unsigned int flags) {
-  hip_hipInit_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipInit, __ATOMIC_ACQUIRE);
+/* hipLaunchKernel_spt: hip/amd_detail/amd_hip_runtime_pt_api.h */
+hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
+                               void **args, size_t sharedMemBytes, hipStream_t stream) {
+  hip_hipLaunchKernel_spt_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipLaunchKernel_spt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
+  }
+  return hip_traced_hipLaunchKernel_spt(tracer_real, __builtin_return_address(0), function_address,
+                                        numBlocks, dimBlocks, args, sharedMemBytes, stream);
+}
+
+/* hipInit, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tracer_caller,
+                                     unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipInit_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipInit", (void **)&hip_real.hipInit);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
@@ -2103,18 +2394,31 @@ hipError_t hipInit(unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipDriverGetVersion: hip/hip_runtime_api.h */
-hipError_t hipDriverGetVersion(int *driverVersion) {
-  hip_hipDriverGetVersion_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDriverGetVersion, __ATOMIC_ACQUIRE);
+/* hipInit: hip/hip_runtime_api.h */
+hipError_t hipInit(unsigned int flags) {
+  hip_hipInit_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipInit, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(flags);
+  }
+  return hip_traced_hipInit(tracer_real, __builtin_return_address(0), flags);
+}
+
+/* hipDriverGetVersion, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tracer_real,
+                                                 const void *tracer_caller, int *driverVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipDriverGetVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDriverGetVersion", (void **)&hip_real.hipDriverGetVersion);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
@@ -2162,18 +2466,31 @@ hipError_t hipDriverGetVersion(int *driverVersion) {
   return tracer_args.tracer_result;
 }
 
-/* hipRuntimeGetVersion: hip/hip_runtime_api.h */
-hipError_t hipRuntimeGetVersion(int *runtimeVersion) {
-  hip_hipRuntimeGetVersion_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipRuntimeGetVersion, __ATOMIC_ACQUIRE);
+/* hipDriverGetVersion: hip/hip_runtime_api.h */
+hipError_t hipDriverGetVersion(int *driverVersion) {
+  hip_hipDriverGetVersion_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDriverGetVersion, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(driverVersion);
+  }
+  return hip_traced_hipDriverGetVersion(tracer_real, __builtin_return_address(0), driverVersion);
+}
+
+/* hipRuntimeGetVersion, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *tracer_real,
+                                                  const void *tracer_caller, int *runtimeVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipRuntimeGetVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRuntimeGetVersion", (void **)&hip_real.hipRuntimeGetVersion);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
@@ -2221,18 +2538,32 @@ hipError_t hipRuntimeGetVersion(int *runtimeVersion) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGet: hip/hip_runtime_api.h */
-hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
-  hip_hipDeviceGet_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGet, __ATOMIC_ACQUIRE);
+/* hipRuntimeGetVersion: hip/hip_runtime_api.h */
+hipError_t hipRuntimeGetVersion(int *runtimeVersion) {
+  hip_hipRuntimeGetVersion_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipRuntimeGetVersion, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(runtimeVersion);
+  }
+  return hip_traced_hipRuntimeGetVersion(tracer_real, __builtin_return_address(0), runtimeVersion);
+}
+
+/* hipDeviceGet, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real,
+                                          const void *tracer_caller, hipDevice_t *device,
+                                          int ordinal) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGet_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGet", (void **)&hip_real.hipDeviceGet);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, ordinal);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
@@ -2282,18 +2613,32 @@ hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceComputeCapability: hip/hip_runtime_api.h */
-hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device) {
-  hip_hipDeviceComputeCapability_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceComputeCapability, __ATOMIC_ACQUIRE);
+/* hipDeviceGet: hip/hip_runtime_api.h */
+hipError_t hipDeviceGet(hipDevice_t *device, int ordinal) {
+  hip_hipDeviceGet_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGet, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(device, ordinal);
+  }
+  return hip_traced_hipDeviceGet(tracer_real, __builtin_return_address(0), device, ordinal);
+}
+
+/* hipDeviceComputeCapability, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapability_fn *tracer_real,
+                                                        const void *tracer_caller, int *major,
+                                                        int *minor, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceComputeCapability_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceComputeCapability", (void **)&hip_real.hipDeviceComputeCapability);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(major, minor, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
@@ -2346,18 +2691,33 @@ hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetName: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
-  hip_hipDeviceGetName_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetName, __ATOMIC_ACQUIRE);
+/* hipDeviceComputeCapability: hip/hip_runtime_api.h */
+hipError_t hipDeviceComputeCapability(int *major, int *minor, hipDevice_t device) {
+  hip_hipDeviceComputeCapability_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceComputeCapability, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(major, minor, device);
+  }
+  return hip_traced_hipDeviceComputeCapability(tracer_real, __builtin_return_address(0), major,
+                                               minor, device);
+}
+
+/* hipDeviceGetName, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_real,
+                                              const void *tracer_caller, char *name, int len,
+                                              hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetName", (void **)&hip_real.hipDeviceGetName);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
@@ -2409,18 +2769,32 @@ hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetUuid: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
-  hip_hipDeviceGetUuid_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetUuid, __ATOMIC_ACQUIRE);
+/* hipDeviceGetName: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetName(char *name, int len, hipDevice_t device) {
+  hip_hipDeviceGetName_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetName, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(name, len, device);
+  }
+  return hip_traced_hipDeviceGetName(tracer_real, __builtin_return_address(0), name, len, device);
+}
+
+/* hipDeviceGetUuid, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_real,
+                                              const void *tracer_caller, hipUUID *uuid,
+                                              hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetUuid_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetUuid", (void **)&hip_real.hipDeviceGetUuid);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(uuid, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
@@ -2469,18 +2843,33 @@ hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetP2PAttribute: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDevice, int dstDevice) {
-  hip_hipDeviceGetP2PAttribute_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetP2PAttribute, __ATOMIC_ACQUIRE);
+/* hipDeviceGetUuid: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetUuid(hipUUID *uuid, hipDevice_t device) {
+  hip_hipDeviceGetUuid_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetUuid, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(uuid, device);
+  }
+  return hip_traced_hipDeviceGetUuid(tracer_real, __builtin_return_address(0), uuid, device);
+}
+
+/* hipDeviceGetP2PAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribute_fn *tracer_real,
+                                                      const void *tracer_caller, int *value,
+                                                      hipDeviceP2PAttr attr, int srcDevice,
+                                                      int dstDevice) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetP2PAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetP2PAttribute", (void **)&hip_real.hipDeviceGetP2PAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
@@ -2535,18 +2924,33 @@ hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDe
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetPCIBusId: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
-  hip_hipDeviceGetPCIBusId_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetPCIBusId, __ATOMIC_ACQUIRE);
+/* hipDeviceGetP2PAttribute: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetP2PAttribute(int *value, hipDeviceP2PAttr attr, int srcDevice, int dstDevice) {
+  hip_hipDeviceGetP2PAttribute_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetP2PAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(value, attr, srcDevice, dstDevice);
+  }
+  return hip_traced_hipDeviceGetP2PAttribute(tracer_real, __builtin_return_address(0), value, attr,
+                                             srcDevice, dstDevice);
+}
+
+/* hipDeviceGetPCIBusId, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *tracer_real,
+                                                  const void *tracer_caller, char *pciBusId,
+                                                  int len, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetPCIBusId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetPCIBusId", (void **)&hip_real.hipDeviceGetPCIBusId);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
@@ -2598,18 +3002,33 @@ hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetByPCIBusId: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) {
-  hip_hipDeviceGetByPCIBusId_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetByPCIBusId, __ATOMIC_ACQUIRE);
+/* hipDeviceGetPCIBusId: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetPCIBusId(char *pciBusId, int len, int device) {
+  hip_hipDeviceGetPCIBusId_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetPCIBusId, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pciBusId, len, device);
+  }
+  return hip_traced_hipDeviceGetPCIBusId(tracer_real, __builtin_return_address(0), pciBusId, len,
+                                         device);
+}
+
+/* hipDeviceGetByPCIBusId, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_fn *tracer_real,
+                                                    const void *tracer_caller, int *device,
+                                                    const char *pciBusId) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetByPCIBusId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetByPCIBusId", (void **)&hip_real.hipDeviceGetByPCIBusId);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
@@ -2659,18 +3078,33 @@ hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceTotalMem: hip/hip_runtime_api.h */
-hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
-  hip_hipDeviceTotalMem_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceTotalMem, __ATOMIC_ACQUIRE);
+/* hipDeviceGetByPCIBusId: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetByPCIBusId(int *device, const char *pciBusId) {
+  hip_hipDeviceGetByPCIBusId_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetByPCIBusId, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(device, pciBusId);
+  }
+  return hip_traced_hipDeviceGetByPCIBusId(tracer_real, __builtin_return_address(0), device,
+                                           pciBusId);
+}
+
+/* hipDeviceTotalMem, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_real,
+                                               const void *tracer_caller, size_t *bytes,
+                                               hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceTotalMem_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceTotalMem", (void **)&hip_real.hipDeviceTotalMem);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(bytes, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
@@ -2720,18 +3154,31 @@ hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceSynchronize: hip/hip_runtime_api.h */
-hipError_t hipDeviceSynchronize(void) {
-  hip_hipDeviceSynchronize_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceSynchronize, __ATOMIC_ACQUIRE);
+/* hipDeviceTotalMem: hip/hip_runtime_api.h */
+hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
+  hip_hipDeviceTotalMem_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceTotalMem, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(bytes, device);
+  }
+  return hip_traced_hipDeviceTotalMem(tracer_real, __builtin_return_address(0), bytes, device);
+}
+
+/* hipDeviceSynchronize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *tracer_real,
+                                                  const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSynchronize", (void **)&hip_real.hipDeviceSynchronize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
@@ -2776,18 +3223,31 @@ hipError_t hipDeviceSynchronize(void) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceReset: hip/hip_runtime_api.h */
-hipError_t hipDeviceReset(void) {
-  hip_hipDeviceReset_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceReset, __ATOMIC_ACQUIRE);
+/* hipDeviceSynchronize: hip/hip_runtime_api.h */
+hipError_t hipDeviceSynchronize(void) {
+  hip_hipDeviceSynchronize_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceSynchronize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real();
+  }
+  return hip_traced_hipDeviceSynchronize(tracer_real, __builtin_return_address(0));
+}
+
+/* hipDeviceReset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real,
+                                            const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceReset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceReset", (void **)&hip_real.hipDeviceReset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
@@ -2832,18 +3292,31 @@ hipError_t hipDeviceReset(void) {
   return tracer_args.tracer_result;
 }
 
-/* hipSetDevice: hip/hip_runtime_api.h */
-hipError_t hipSetDevice(int deviceId) {
-  hip_hipSetDevice_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipSetDevice, __ATOMIC_ACQUIRE);
+/* hipDeviceReset: hip/hip_runtime_api.h */
+hipError_t hipDeviceReset(void) {
+  hip_hipDeviceReset_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceReset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real();
+  }
+  return hip_traced_hipDeviceReset(tracer_real, __builtin_return_address(0));
+}
+
+/* hipSetDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real,
+                                          const void *tracer_caller, int deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipSetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetDevice", (void **)&hip_real.hipSetDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
@@ -2890,18 +3363,31 @@ hipError_t hipSetDevice(int deviceId) {
   return tracer_args.tracer_result;
 }
 
-/* hipGetDevice: hip/hip_runtime_api.h */
-hipError_t hipGetDevice(int *deviceId) {
-  hip_hipGetDevice_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetDevice, __ATOMIC_ACQUIRE);
+/* hipSetDevice: hip/hip_runtime_api.h */
+hipError_t hipSetDevice(int deviceId) {
+  hip_hipSetDevice_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipSetDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(deviceId);
+  }
+  return hip_traced_hipSetDevice(tracer_real, __builtin_return_address(0), deviceId);
+}
+
+/* hipGetDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real,
+                                          const void *tracer_caller, int *deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDevice", (void **)&hip_real.hipGetDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
@@ -2949,18 +3435,31 @@ hipError_t hipGetDevice(int *deviceId) {
   return tracer_args.tracer_result;
 }
 
-/* hipGetDeviceCount: hip/hip_runtime_api.h */
-hipError_t hipGetDeviceCount(int *count) {
-  hip_hipGetDeviceCount_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetDeviceCount, __ATOMIC_ACQUIRE);
+/* hipGetDevice: hip/hip_runtime_api.h */
+hipError_t hipGetDevice(int *deviceId) {
+  hip_hipGetDevice_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(deviceId);
+  }
+  return hip_traced_hipGetDevice(tracer_real, __builtin_return_address(0), deviceId);
+}
+
+/* hipGetDeviceCount, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_real,
+                                               const void *tracer_caller, int *count) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceCount_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceCount", (void **)&hip_real.hipGetDeviceCount);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
@@ -3008,18 +3507,32 @@ hipError_t hipGetDeviceCount(int *count) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetAttribute: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceId) {
-  hip_hipDeviceGetAttribute_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetAttribute, __ATOMIC_ACQUIRE);
+/* hipGetDeviceCount: hip/hip_runtime_api.h */
+hipError_t hipGetDeviceCount(int *count) {
+  hip_hipGetDeviceCount_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetDeviceCount, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(count);
+  }
+  return hip_traced_hipGetDeviceCount(tracer_real, __builtin_return_address(0), count);
+}
+
+/* hipDeviceGetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn *tracer_real,
+                                                   const void *tracer_caller, int *pi,
+                                                   hipDeviceAttribute_t attr, int deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetAttribute", (void **)&hip_real.hipDeviceGetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pi, attr, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
@@ -3071,18 +3584,33 @@ hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceI
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetDefaultMemPool: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
-  hip_hipDeviceGetDefaultMemPool_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetDefaultMemPool, __ATOMIC_ACQUIRE);
+/* hipDeviceGetAttribute: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetAttribute(int *pi, hipDeviceAttribute_t attr, int deviceId) {
+  hip_hipDeviceGetAttribute_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pi, attr, deviceId);
+  }
+  return hip_traced_hipDeviceGetAttribute(tracer_real, __builtin_return_address(0), pi, attr,
+                                          deviceId);
+}
+
+/* hipDeviceGetDefaultMemPool, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultMemPool_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        hipMemPool_t *mem_pool, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetDefaultMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetDefaultMemPool", (void **)&hip_real.hipDeviceGetDefaultMemPool);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
@@ -3132,18 +3660,33 @@ hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceSetMemPool: hip/hip_runtime_api.h */
-hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
-  hip_hipDeviceSetMemPool_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceSetMemPool, __ATOMIC_ACQUIRE);
+/* hipDeviceGetDefaultMemPool: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetDefaultMemPool(hipMemPool_t *mem_pool, int device) {
+  hip_hipDeviceGetDefaultMemPool_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetDefaultMemPool, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mem_pool, device);
+  }
+  return hip_traced_hipDeviceGetDefaultMemPool(tracer_real, __builtin_return_address(0), mem_pool,
+                                               device);
+}
+
+/* hipDeviceSetMemPool, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tracer_real,
+                                                 const void *tracer_caller, int device,
+                                                 hipMemPool_t mem_pool) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetMemPool", (void **)&hip_real.hipDeviceSetMemPool);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
@@ -3192,18 +3735,32 @@ hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetMemPool: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
-  hip_hipDeviceGetMemPool_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetMemPool, __ATOMIC_ACQUIRE);
+/* hipDeviceSetMemPool: hip/hip_runtime_api.h */
+hipError_t hipDeviceSetMemPool(int device, hipMemPool_t mem_pool) {
+  hip_hipDeviceSetMemPool_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceSetMemPool, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(device, mem_pool);
+  }
+  return hip_traced_hipDeviceSetMemPool(tracer_real, __builtin_return_address(0), device, mem_pool);
+}
+
+/* hipDeviceGetMemPool, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tracer_real,
+                                                 const void *tracer_caller, hipMemPool_t *mem_pool,
+                                                 int device) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetMemPool", (void **)&hip_real.hipDeviceGetMemPool);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
@@ -3253,18 +3810,32 @@ hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
   return tracer_args.tracer_result;
 }
 
-/* hipGetDeviceProperties: hip/hip_runtime_api.h */
-hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
-  hip_hipGetDeviceProperties_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetDeviceProperties, __ATOMIC_ACQUIRE);
+/* hipDeviceGetMemPool: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetMemPool(hipMemPool_t *mem_pool, int device) {
+  hip_hipDeviceGetMemPool_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetMemPool, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mem_pool, device);
+  }
+  return hip_traced_hipDeviceGetMemPool(tracer_real, __builtin_return_address(0), mem_pool, device);
+}
+
+/* hipGetDeviceProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    hipDeviceProp_t *prop, int deviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceProperties_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceProperties", (void **)&hip_real.hipGetDeviceProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
@@ -3313,18 +3884,32 @@ hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceSetCacheConfig: hip/hip_runtime_api.h */
-hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
-  hip_hipDeviceSetCacheConfig_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceSetCacheConfig, __ATOMIC_ACQUIRE);
+/* hipGetDeviceProperties: hip/hip_runtime_api.h */
+hipError_t hipGetDeviceProperties(hipDeviceProp_t *prop, int deviceId) {
+  hip_hipGetDeviceProperties_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetDeviceProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(prop, deviceId);
+  }
+  return hip_traced_hipGetDeviceProperties(tracer_real, __builtin_return_address(0), prop, deviceId);
+}
+
+/* hipDeviceSetCacheConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     hipFuncCache_t cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetCacheConfig", (void **)&hip_real.hipDeviceSetCacheConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
@@ -3371,18 +3956,32 @@ hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetCacheConfig: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) {
-  hip_hipDeviceGetCacheConfig_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetCacheConfig, __ATOMIC_ACQUIRE);
+/* hipDeviceSetCacheConfig: hip/hip_runtime_api.h */
+hipError_t hipDeviceSetCacheConfig(hipFuncCache_t cacheConfig) {
+  hip_hipDeviceSetCacheConfig_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceSetCacheConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(cacheConfig);
+  }
+  return hip_traced_hipDeviceSetCacheConfig(tracer_real, __builtin_return_address(0), cacheConfig);
+}
+
+/* hipDeviceGetCacheConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     hipFuncCache_t *cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetCacheConfig", (void **)&hip_real.hipDeviceGetCacheConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
@@ -3429,18 +4028,32 @@ hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetLimit: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
-  hip_hipDeviceGetLimit_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetLimit, __ATOMIC_ACQUIRE);
+/* hipDeviceGetCacheConfig: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetCacheConfig(hipFuncCache_t *cacheConfig) {
+  hip_hipDeviceGetCacheConfig_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetCacheConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(cacheConfig);
+  }
+  return hip_traced_hipDeviceGetCacheConfig(tracer_real, __builtin_return_address(0), cacheConfig);
+}
+
+/* hipDeviceGetLimit, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_real,
+                                               const void *tracer_caller, size_t *pValue,
+                                               enum hipLimit_t limit) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetLimit_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetLimit", (void **)&hip_real.hipDeviceGetLimit);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
@@ -3490,18 +4103,32 @@ hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetSharedMemConfig: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
-  hip_hipDeviceGetSharedMemConfig_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetSharedMemConfig, __ATOMIC_ACQUIRE);
+/* hipDeviceGetLimit: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetLimit(size_t *pValue, enum hipLimit_t limit) {
+  hip_hipDeviceGetLimit_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetLimit, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pValue, limit);
+  }
+  return hip_traced_hipDeviceGetLimit(tracer_real, __builtin_return_address(0), pValue, limit);
+}
+
+/* hipDeviceGetSharedMemConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedMemConfig_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipSharedMemConfig *pConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetSharedMemConfig", (void **)&hip_real.hipDeviceGetSharedMemConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
@@ -3549,18 +4176,31 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   return tracer_args.tracer_result;
 }
 
-/* hipGetDeviceFlags: hip/hip_runtime_api.h */
-hipError_t hipGetDeviceFlags(unsigned int *flags) {
-  hip_hipGetDeviceFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetDeviceFlags, __ATOMIC_ACQUIRE);
+/* hipDeviceGetSharedMemConfig: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
+  hip_hipDeviceGetSharedMemConfig_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetSharedMemConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pConfig);
+  }
+  return hip_traced_hipDeviceGetSharedMemConfig(tracer_real, __builtin_return_address(0), pConfig);
+}
+
+/* hipGetDeviceFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_real,
+                                               const void *tracer_caller, unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipGetDeviceFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceFlags", (void **)&hip_real.hipGetDeviceFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
@@ -3608,18 +4248,32 @@ hipError_t hipGetDeviceFlags(unsigned int *flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceSetSharedMemConfig: hip/hip_runtime_api.h */
-hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
-  hip_hipDeviceSetSharedMemConfig_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceSetSharedMemConfig, __ATOMIC_ACQUIRE);
+/* hipGetDeviceFlags: hip/hip_runtime_api.h */
+hipError_t hipGetDeviceFlags(unsigned int *flags) {
+  hip_hipGetDeviceFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetDeviceFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(flags);
+  }
+  return hip_traced_hipGetDeviceFlags(tracer_real, __builtin_return_address(0), flags);
+}
+
+/* hipDeviceSetSharedMemConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedMemConfig_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetSharedMemConfig", (void **)&hip_real.hipDeviceSetSharedMemConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
@@ -3666,18 +4320,31 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
   return tracer_args.tracer_result;
 }
 
-/* hipSetDeviceFlags: hip/hip_runtime_api.h */
-hipError_t hipSetDeviceFlags(unsigned int flags) {
-  hip_hipSetDeviceFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipSetDeviceFlags, __ATOMIC_ACQUIRE);
+/* hipDeviceSetSharedMemConfig: hip/hip_runtime_api.h */
+hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
+  hip_hipDeviceSetSharedMemConfig_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceSetSharedMemConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(config);
+  }
+  return hip_traced_hipDeviceSetSharedMemConfig(tracer_real, __builtin_return_address(0), config);
+}
+
+/* hipSetDeviceFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_real,
+                                               const void *tracer_caller, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipSetDeviceFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetDeviceFlags", (void **)&hip_real.hipSetDeviceFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
@@ -3724,18 +4391,32 @@ hipError_t hipSetDeviceFlags(unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipChooseDevice: hip/hip_runtime_api.h */
-hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
-  hip_hipChooseDevice_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipChooseDevice, __ATOMIC_ACQUIRE);
+/* hipSetDeviceFlags: hip/hip_runtime_api.h */
+hipError_t hipSetDeviceFlags(unsigned int flags) {
+  hip_hipSetDeviceFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipSetDeviceFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(flags);
+  }
+  return hip_traced_hipSetDeviceFlags(tracer_real, __builtin_return_address(0), flags);
+}
+
+/* hipChooseDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real,
+                                             const void *tracer_caller, int *device,
+                                             const hipDeviceProp_t *prop) {
   if (!tracer_real)
     tracer_real = (hip_hipChooseDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipChooseDevice", (void **)&hip_real.hipChooseDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
@@ -3784,19 +4465,33 @@ hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
   return tracer_args.tracer_result;
 }
 
-/* hipExtGetLinkTypeAndHopCount: hip/hip_runtime_api.h */
-hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *linktype,
-                                        uint32_t *hopcount) {
-  hip_hipExtGetLinkTypeAndHopCount_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipExtGetLinkTypeAndHopCount, __ATOMIC_ACQUIRE);
+/* hipChooseDevice: hip/hip_runtime_api.h */
+hipError_t hipChooseDevice(int *device, const hipDeviceProp_t *prop) {
+  hip_hipChooseDevice_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipChooseDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(device, prop);
+  }
+  return hip_traced_hipChooseDevice(tracer_real, __builtin_return_address(0), device, prop);
+}
+
+/* hipExtGetLinkTypeAndHopCount, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeAndHopCount_fn *tracer_real,
+                                                          const void *tracer_caller, int device1,
+                                                          int device2, uint32_t *linktype,
+                                                          uint32_t *hopcount) {
   if (!tracer_real)
     tracer_real = (hip_hipExtGetLinkTypeAndHopCount_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtGetLinkTypeAndHopCount", (void **)&hip_real.hipExtGetLinkTypeAndHopCount);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device1, device2, linktype, hopcount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
@@ -3852,18 +4547,34 @@ hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *link
   return tracer_args.tracer_result;
 }
 
-/* hipIpcGetMemHandle: hip/hip_runtime_api.h */
-hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
-  hip_hipIpcGetMemHandle_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipIpcGetMemHandle, __ATOMIC_ACQUIRE);
+/* hipExtGetLinkTypeAndHopCount: hip/hip_runtime_api.h */
+hipError_t hipExtGetLinkTypeAndHopCount(int device1, int device2, uint32_t *linktype,
+                                        uint32_t *hopcount) {
+  hip_hipExtGetLinkTypeAndHopCount_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipExtGetLinkTypeAndHopCount, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(device1, device2, linktype, hopcount);
+  }
+  return hip_traced_hipExtGetLinkTypeAndHopCount(tracer_real, __builtin_return_address(0), device1,
+                                                 device2, linktype, hopcount);
+}
+
+/* hipIpcGetMemHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                hipIpcMemHandle_t *handle, void *devPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcGetMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcGetMemHandle", (void **)&hip_real.hipIpcGetMemHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
@@ -3912,18 +4623,32 @@ hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
   return tracer_args.tracer_result;
 }
 
-/* hipIpcOpenMemHandle: hip/hip_runtime_api.h */
-hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags) {
-  hip_hipIpcOpenMemHandle_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipIpcOpenMemHandle, __ATOMIC_ACQUIRE);
+/* hipIpcGetMemHandle: hip/hip_runtime_api.h */
+hipError_t hipIpcGetMemHandle(hipIpcMemHandle_t *handle, void *devPtr) {
+  hip_hipIpcGetMemHandle_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipIpcGetMemHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(handle, devPtr);
+  }
+  return hip_traced_hipIpcGetMemHandle(tracer_real, __builtin_return_address(0), handle, devPtr);
+}
+
+/* hipIpcOpenMemHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tracer_real,
+                                                 const void *tracer_caller, void **devPtr,
+                                                 hipIpcMemHandle_t handle, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcOpenMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcOpenMemHandle", (void **)&hip_real.hipIpcOpenMemHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
@@ -3974,18 +4699,32 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
   return tracer_args.tracer_result;
 }
 
-/* hipIpcCloseMemHandle: hip/hip_runtime_api.h */
-hipError_t hipIpcCloseMemHandle(void *devPtr) {
-  hip_hipIpcCloseMemHandle_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipIpcCloseMemHandle, __ATOMIC_ACQUIRE);
+/* hipIpcOpenMemHandle: hip/hip_runtime_api.h */
+hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned int flags) {
+  hip_hipIpcOpenMemHandle_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipIpcOpenMemHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(devPtr, handle, flags);
+  }
+  return hip_traced_hipIpcOpenMemHandle(tracer_real, __builtin_return_address(0), devPtr, handle,
+                                        flags);
+}
+
+/* hipIpcCloseMemHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *tracer_real,
+                                                  const void *tracer_caller, void *devPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcCloseMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcCloseMemHandle", (void **)&hip_real.hipIpcCloseMemHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
@@ -4032,18 +4771,32 @@ hipError_t hipIpcCloseMemHandle(void *devPtr) {
   return tracer_args.tracer_result;
 }
 
-/* hipIpcGetEventHandle: hip/hip_runtime_api.h */
-hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
-  hip_hipIpcGetEventHandle_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipIpcGetEventHandle, __ATOMIC_ACQUIRE);
+/* hipIpcCloseMemHandle: hip/hip_runtime_api.h */
+hipError_t hipIpcCloseMemHandle(void *devPtr) {
+  hip_hipIpcCloseMemHandle_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipIpcCloseMemHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(devPtr);
+  }
+  return hip_traced_hipIpcCloseMemHandle(tracer_real, __builtin_return_address(0), devPtr);
+}
+
+/* hipIpcGetEventHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  hipIpcEventHandle_t *handle, hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcGetEventHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcGetEventHandle", (void **)&hip_real.hipIpcGetEventHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
@@ -4092,18 +4845,32 @@ hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
   return tracer_args.tracer_result;
 }
 
-/* hipIpcOpenEventHandle: hip/hip_runtime_api.h */
-hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) {
-  hip_hipIpcOpenEventHandle_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipIpcOpenEventHandle, __ATOMIC_ACQUIRE);
+/* hipIpcGetEventHandle: hip/hip_runtime_api.h */
+hipError_t hipIpcGetEventHandle(hipIpcEventHandle_t *handle, hipEvent_t event) {
+  hip_hipIpcGetEventHandle_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipIpcGetEventHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(handle, event);
+  }
+  return hip_traced_hipIpcGetEventHandle(tracer_real, __builtin_return_address(0), handle, event);
+}
+
+/* hipIpcOpenEventHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn *tracer_real,
+                                                   const void *tracer_caller, hipEvent_t *event,
+                                                   hipIpcEventHandle_t handle) {
   if (!tracer_real)
     tracer_real = (hip_hipIpcOpenEventHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcOpenEventHandle", (void **)&hip_real.hipIpcOpenEventHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
@@ -4152,18 +4919,32 @@ hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) 
   return tracer_args.tracer_result;
 }
 
-/* hipFuncSetAttribute: hip/hip_runtime_api.h */
-hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value) {
-  hip_hipFuncSetAttribute_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipFuncSetAttribute, __ATOMIC_ACQUIRE);
+/* hipIpcOpenEventHandle: hip/hip_runtime_api.h */
+hipError_t hipIpcOpenEventHandle(hipEvent_t *event, hipIpcEventHandle_t handle) {
+  hip_hipIpcOpenEventHandle_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipIpcOpenEventHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(event, handle);
+  }
+  return hip_traced_hipIpcOpenEventHandle(tracer_real, __builtin_return_address(0), event, handle);
+}
+
+/* hipFuncSetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tracer_real,
+                                                 const void *tracer_caller, const void *func,
+                                                 hipFuncAttribute attr, int value) {
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetAttribute", (void **)&hip_real.hipFuncSetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
@@ -4214,18 +4995,32 @@ hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int valu
   return tracer_args.tracer_result;
 }
 
-/* hipFuncSetCacheConfig: hip/hip_runtime_api.h */
-hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
-  hip_hipFuncSetCacheConfig_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipFuncSetCacheConfig, __ATOMIC_ACQUIRE);
+/* hipFuncSetAttribute: hip/hip_runtime_api.h */
+hipError_t hipFuncSetAttribute(const void *func, hipFuncAttribute attr, int value) {
+  hip_hipFuncSetAttribute_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipFuncSetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(func, attr, value);
+  }
+  return hip_traced_hipFuncSetAttribute(tracer_real, __builtin_return_address(0), func, attr, value);
+}
+
+/* hipFuncSetCacheConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn *tracer_real,
+                                                   const void *tracer_caller, const void *func,
+                                                   hipFuncCache_t config) {
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetCacheConfig", (void **)&hip_real.hipFuncSetCacheConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
@@ -4274,18 +5069,32 @@ hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
   return tracer_args.tracer_result;
 }
 
-/* hipFuncSetSharedMemConfig: hip/hip_runtime_api.h */
-hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config) {
-  hip_hipFuncSetSharedMemConfig_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipFuncSetSharedMemConfig, __ATOMIC_ACQUIRE);
+/* hipFuncSetCacheConfig: hip/hip_runtime_api.h */
+hipError_t hipFuncSetCacheConfig(const void *func, hipFuncCache_t config) {
+  hip_hipFuncSetCacheConfig_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipFuncSetCacheConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(func, config);
+  }
+  return hip_traced_hipFuncSetCacheConfig(tracer_real, __builtin_return_address(0), func, config);
+}
+
+/* hipFuncSetSharedMemConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemConfig_fn *tracer_real,
+                                                       const void *tracer_caller, const void *func,
+                                                       hipSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (hip_hipFuncSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetSharedMemConfig", (void **)&hip_real.hipFuncSetSharedMemConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
@@ -4334,18 +5143,32 @@ hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config
   return tracer_args.tracer_result;
 }
 
-/* hipGetLastError: hip/hip_runtime_api.h */
-hipError_t hipGetLastError(void) {
-  hip_hipGetLastError_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetLastError, __ATOMIC_ACQUIRE);
+/* hipFuncSetSharedMemConfig: hip/hip_runtime_api.h */
+hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config) {
+  hip_hipFuncSetSharedMemConfig_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipFuncSetSharedMemConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(func, config);
+  }
+  return hip_traced_hipFuncSetSharedMemConfig(tracer_real, __builtin_return_address(0), func,
+                                              config);
+}
+
+/* hipGetLastError, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real,
+                                             const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (hip_hipGetLastError_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetLastError", (void **)&hip_real.hipGetLastError);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
@@ -4390,18 +5213,31 @@ hipError_t hipGetLastError(void) {
   return tracer_args.tracer_result;
 }
 
-/* hipPeekAtLastError: hip/hip_runtime_api.h */
-hipError_t hipPeekAtLastError(void) {
-  hip_hipPeekAtLastError_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipPeekAtLastError, __ATOMIC_ACQUIRE);
+/* hipGetLastError: hip/hip_runtime_api.h */
+hipError_t hipGetLastError(void) {
+  hip_hipGetLastError_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetLastError, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real();
+  }
+  return hip_traced_hipGetLastError(tracer_real, __builtin_return_address(0));
+}
+
+/* hipPeekAtLastError, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *tracer_real,
+                                                const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (hip_hipPeekAtLastError_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPeekAtLastError", (void **)&hip_real.hipPeekAtLastError);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
@@ -4446,18 +5282,31 @@ hipError_t hipPeekAtLastError(void) {
   return tracer_args.tracer_result;
 }
 
-/* hipGetErrorName: hip/hip_runtime_api.h */
-const char *hipGetErrorName(hipError_t hip_error) {
-  hip_hipGetErrorName_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetErrorName, __ATOMIC_ACQUIRE);
+/* hipPeekAtLastError: hip/hip_runtime_api.h */
+hipError_t hipPeekAtLastError(void) {
+  hip_hipPeekAtLastError_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipPeekAtLastError, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real();
+  }
+  return hip_traced_hipPeekAtLastError(tracer_real, __builtin_return_address(0));
+}
+
+/* hipGetErrorName, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static const char *hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_real,
+                                              const void *tracer_caller, hipError_t hip_error) {
   if (!tracer_real)
     tracer_real = (hip_hipGetErrorName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetErrorName", (void **)&hip_real.hipGetErrorName);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hip_error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
@@ -4505,18 +5354,31 @@ const char *hipGetErrorName(hipError_t hip_error) {
   return tracer_args.tracer_result;
 }
 
-/* hipGetErrorString: hip/hip_runtime_api.h */
-const char *hipGetErrorString(hipError_t hipError) {
-  hip_hipGetErrorString_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetErrorString, __ATOMIC_ACQUIRE);
+/* hipGetErrorName: hip/hip_runtime_api.h */
+const char *hipGetErrorName(hipError_t hip_error) {
+  hip_hipGetErrorName_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetErrorName, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hip_error);
+  }
+  return hip_traced_hipGetErrorName(tracer_real, __builtin_return_address(0), hip_error);
+}
+
+/* hipGetErrorString, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static const char *hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer_real,
+                                                const void *tracer_caller, hipError_t hipError) {
   if (!tracer_real)
     tracer_real = (hip_hipGetErrorString_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetErrorString", (void **)&hip_real.hipGetErrorString);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hipError);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
@@ -4564,18 +5426,31 @@ const char *hipGetErrorString(hipError_t hipError) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamCreate: hip/hip_runtime_api.h */
-hipError_t hipStreamCreate(hipStream_t *stream) {
-  hip_hipStreamCreate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamCreate, __ATOMIC_ACQUIRE);
+/* hipGetErrorString: hip/hip_runtime_api.h */
+const char *hipGetErrorString(hipError_t hipError) {
+  hip_hipGetErrorString_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetErrorString, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hipError);
+  }
+  return hip_traced_hipGetErrorString(tracer_real, __builtin_return_address(0), hipError);
+}
+
+/* hipStreamCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real,
+                                             const void *tracer_caller, hipStream_t *stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreate", (void **)&hip_real.hipStreamCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
@@ -4623,18 +5498,32 @@ hipError_t hipStreamCreate(hipStream_t *stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamCreateWithFlags: hip/hip_runtime_api.h */
-hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
-  hip_hipStreamCreateWithFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamCreateWithFlags, __ATOMIC_ACQUIRE);
+/* hipStreamCreate: hip/hip_runtime_api.h */
+hipError_t hipStreamCreate(hipStream_t *stream) {
+  hip_hipStreamCreate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream);
+  }
+  return hip_traced_hipStreamCreate(tracer_real, __builtin_return_address(0), stream);
+}
+
+/* hipStreamCreateWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFlags_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      hipStream_t *stream, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreateWithFlags", (void **)&hip_real.hipStreamCreateWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
@@ -4684,18 +5573,34 @@ hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamCreateWithPriority: hip/hip_runtime_api.h */
-hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int priority) {
-  hip_hipStreamCreateWithPriority_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamCreateWithPriority, __ATOMIC_ACQUIRE);
+/* hipStreamCreateWithFlags: hip/hip_runtime_api.h */
+hipError_t hipStreamCreateWithFlags(hipStream_t *stream, unsigned int flags) {
+  hip_hipStreamCreateWithFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamCreateWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, flags);
+  }
+  return hip_traced_hipStreamCreateWithFlags(tracer_real, __builtin_return_address(0), stream,
+                                             flags);
+}
+
+/* hipStreamCreateWithPriority, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWithPriority_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipStream_t *stream, unsigned int flags,
+                                                         int priority) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamCreateWithPriority_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreateWithPriority", (void **)&hip_real.hipStreamCreateWithPriority);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
@@ -4748,18 +5653,34 @@ hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, 
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceGetStreamPriorityRange: hip/hip_runtime_api.h */
-hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) {
-  hip_hipDeviceGetStreamPriorityRange_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceGetStreamPriorityRange, __ATOMIC_ACQUIRE);
+/* hipStreamCreateWithPriority: hip/hip_runtime_api.h */
+hipError_t hipStreamCreateWithPriority(hipStream_t *stream, unsigned int flags, int priority) {
+  hip_hipStreamCreateWithPriority_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamCreateWithPriority, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, flags, priority);
+  }
+  return hip_traced_hipStreamCreateWithPriority(tracer_real, __builtin_return_address(0), stream,
+                                                flags, priority);
+}
+
+/* hipDeviceGetStreamPriorityRange, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStreamPriorityRange_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             int *leastPriority,
+                                                             int *greatestPriority) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceGetStreamPriorityRange_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetStreamPriorityRange", (void **)&hip_real.hipDeviceGetStreamPriorityRange);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
@@ -4810,18 +5731,32 @@ hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPrio
   return tracer_args.tracer_result;
 }
 
-/* hipStreamDestroy: hip/hip_runtime_api.h */
-hipError_t hipStreamDestroy(hipStream_t stream) {
-  hip_hipStreamDestroy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamDestroy, __ATOMIC_ACQUIRE);
+/* hipDeviceGetStreamPriorityRange: hip/hip_runtime_api.h */
+hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPriority) {
+  hip_hipDeviceGetStreamPriorityRange_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceGetStreamPriorityRange, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(leastPriority, greatestPriority);
+  }
+  return hip_traced_hipDeviceGetStreamPriorityRange(tracer_real, __builtin_return_address(0),
+                                                    leastPriority, greatestPriority);
+}
+
+/* hipStreamDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_real,
+                                              const void *tracer_caller, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamDestroy", (void **)&hip_real.hipStreamDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
@@ -4868,18 +5803,31 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamQuery: hip/hip_runtime_api.h */
-hipError_t hipStreamQuery(hipStream_t stream) {
-  hip_hipStreamQuery_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamQuery, __ATOMIC_ACQUIRE);
+/* hipStreamDestroy: hip/hip_runtime_api.h */
+hipError_t hipStreamDestroy(hipStream_t stream) {
+  hip_hipStreamDestroy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream);
+  }
+  return hip_traced_hipStreamDestroy(tracer_real, __builtin_return_address(0), stream);
+}
+
+/* hipStreamQuery, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real,
+                                            const void *tracer_caller, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamQuery_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamQuery", (void **)&hip_real.hipStreamQuery);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
@@ -4926,18 +5874,31 @@ hipError_t hipStreamQuery(hipStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamSynchronize: hip/hip_runtime_api.h */
-hipError_t hipStreamSynchronize(hipStream_t stream) {
-  hip_hipStreamSynchronize_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamSynchronize, __ATOMIC_ACQUIRE);
+/* hipStreamQuery: hip/hip_runtime_api.h */
+hipError_t hipStreamQuery(hipStream_t stream) {
+  hip_hipStreamQuery_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamQuery, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream);
+  }
+  return hip_traced_hipStreamQuery(tracer_real, __builtin_return_address(0), stream);
+}
+
+/* hipStreamSynchronize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *tracer_real,
+                                                  const void *tracer_caller, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamSynchronize", (void **)&hip_real.hipStreamSynchronize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
@@ -4984,18 +5945,32 @@ hipError_t hipStreamSynchronize(hipStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamWaitEvent: hip/hip_runtime_api.h */
-hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
-  hip_hipStreamWaitEvent_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamWaitEvent, __ATOMIC_ACQUIRE);
+/* hipStreamSynchronize: hip/hip_runtime_api.h */
+hipError_t hipStreamSynchronize(hipStream_t stream) {
+  hip_hipStreamSynchronize_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamSynchronize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream);
+  }
+  return hip_traced_hipStreamSynchronize(tracer_real, __builtin_return_address(0), stream);
+}
+
+/* hipStreamWaitEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *tracer_real,
+                                                const void *tracer_caller, hipStream_t stream,
+                                                hipEvent_t event, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitEvent", (void **)&hip_real.hipStreamWaitEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
@@ -5046,18 +6021,33 @@ hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int
   return tracer_args.tracer_result;
 }
 
-/* hipStreamGetFlags: hip/hip_runtime_api.h */
-hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
-  hip_hipStreamGetFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamGetFlags, __ATOMIC_ACQUIRE);
+/* hipStreamWaitEvent: hip/hip_runtime_api.h */
+hipError_t hipStreamWaitEvent(hipStream_t stream, hipEvent_t event, unsigned int flags) {
+  hip_hipStreamWaitEvent_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamWaitEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, event, flags);
+  }
+  return hip_traced_hipStreamWaitEvent(tracer_real, __builtin_return_address(0), stream, event,
+                                       flags);
+}
+
+/* hipStreamGetFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_real,
+                                               const void *tracer_caller, hipStream_t stream,
+                                               unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetFlags", (void **)&hip_real.hipStreamGetFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
@@ -5107,18 +6097,32 @@ hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamGetPriority: hip/hip_runtime_api.h */
-hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
-  hip_hipStreamGetPriority_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamGetPriority, __ATOMIC_ACQUIRE);
+/* hipStreamGetFlags: hip/hip_runtime_api.h */
+hipError_t hipStreamGetFlags(hipStream_t stream, unsigned int *flags) {
+  hip_hipStreamGetFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamGetFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, flags);
+  }
+  return hip_traced_hipStreamGetFlags(tracer_real, __builtin_return_address(0), stream, flags);
+}
+
+/* hipStreamGetPriority, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *tracer_real,
+                                                  const void *tracer_caller, hipStream_t stream,
+                                                  int *priority) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetPriority_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetPriority", (void **)&hip_real.hipStreamGetPriority);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
@@ -5168,19 +6172,33 @@ hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
   return tracer_args.tracer_result;
 }
 
-/* hipExtStreamCreateWithCUMask: hip/hip_runtime_api.h */
-hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize,
-                                        const uint32_t *cuMask) {
-  hip_hipExtStreamCreateWithCUMask_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipExtStreamCreateWithCUMask, __ATOMIC_ACQUIRE);
+/* hipStreamGetPriority: hip/hip_runtime_api.h */
+hipError_t hipStreamGetPriority(hipStream_t stream, int *priority) {
+  hip_hipStreamGetPriority_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamGetPriority, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, priority);
+  }
+  return hip_traced_hipStreamGetPriority(tracer_real, __builtin_return_address(0), stream, priority);
+}
+
+/* hipExtStreamCreateWithCUMask, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreateWithCUMask_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          hipStream_t *stream, uint32_t cuMaskSize,
+                                                          const uint32_t *cuMask) {
   if (!tracer_real)
     tracer_real = (hip_hipExtStreamCreateWithCUMask_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtStreamCreateWithCUMask", (void **)&hip_real.hipExtStreamCreateWithCUMask);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
@@ -5233,18 +6251,34 @@ hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize
   return tracer_args.tracer_result;
 }
 
-/* hipExtStreamGetCUMask: hip/hip_runtime_api.h */
-hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32_t *cuMask) {
-  hip_hipExtStreamGetCUMask_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipExtStreamGetCUMask, __ATOMIC_ACQUIRE);
+/* hipExtStreamCreateWithCUMask: hip/hip_runtime_api.h */
+hipError_t hipExtStreamCreateWithCUMask(hipStream_t *stream, uint32_t cuMaskSize,
+                                        const uint32_t *cuMask) {
+  hip_hipExtStreamCreateWithCUMask_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipExtStreamCreateWithCUMask, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, cuMaskSize, cuMask);
+  }
+  return hip_traced_hipExtStreamCreateWithCUMask(tracer_real, __builtin_return_address(0), stream,
+                                                 cuMaskSize, cuMask);
+}
+
+/* hipExtStreamGetCUMask, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn *tracer_real,
+                                                   const void *tracer_caller, hipStream_t stream,
+                                                   uint32_t cuMaskSize, uint32_t *cuMask) {
   if (!tracer_real)
     tracer_real = (hip_hipExtStreamGetCUMask_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtStreamGetCUMask", (void **)&hip_real.hipExtStreamGetCUMask);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
@@ -5297,19 +6331,34 @@ hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32
   return tracer_args.tracer_result;
 }
 
-/* hipStreamAddCallback: hip/hip_runtime_api.h */
-hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData,
-                                unsigned int flags) {
-  hip_hipStreamAddCallback_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamAddCallback, __ATOMIC_ACQUIRE);
+/* hipExtStreamGetCUMask: hip/hip_runtime_api.h */
+hipError_t hipExtStreamGetCUMask(hipStream_t stream, uint32_t cuMaskSize, uint32_t *cuMask) {
+  hip_hipExtStreamGetCUMask_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipExtStreamGetCUMask, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, cuMaskSize, cuMask);
+  }
+  return hip_traced_hipExtStreamGetCUMask(tracer_real, __builtin_return_address(0), stream,
+                                          cuMaskSize, cuMask);
+}
+
+/* hipStreamAddCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *tracer_real,
+                                                  const void *tracer_caller, hipStream_t stream,
+                                                  hipStreamCallback_t callback, void *userData,
+                                                  unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamAddCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamAddCallback", (void **)&hip_real.hipStreamAddCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
@@ -5363,19 +6412,35 @@ hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback
   return tracer_args.tracer_result;
 }
 
-/* hipStreamWaitValue32: hip/hip_runtime_api.h */
-hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags,
-                                uint32_t mask) {
-  hip_hipStreamWaitValue32_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamWaitValue32, __ATOMIC_ACQUIRE);
+/* hipStreamAddCallback: hip/hip_runtime_api.h */
+hipError_t hipStreamAddCallback(hipStream_t stream, hipStreamCallback_t callback, void *userData,
+                                unsigned int flags) {
+  hip_hipStreamAddCallback_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamAddCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, callback, userData, flags);
+  }
+  return hip_traced_hipStreamAddCallback(tracer_real, __builtin_return_address(0), stream, callback,
+                                         userData, flags);
+}
+
+/* hipStreamWaitValue32, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *tracer_real,
+                                                  const void *tracer_caller, hipStream_t stream,
+                                                  void *ptr, uint32_t value, unsigned int flags,
+                                                  uint32_t mask) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitValue32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitValue32", (void **)&hip_real.hipStreamWaitValue32);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
@@ -5431,19 +6496,35 @@ hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, u
   return tracer_args.tracer_result;
 }
 
-/* hipStreamWaitValue64: hip/hip_runtime_api.h */
-hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags,
-                                uint64_t mask) {
-  hip_hipStreamWaitValue64_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamWaitValue64, __ATOMIC_ACQUIRE);
+/* hipStreamWaitValue32: hip/hip_runtime_api.h */
+hipError_t hipStreamWaitValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags,
+                                uint32_t mask) {
+  hip_hipStreamWaitValue32_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamWaitValue32, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, ptr, value, flags, mask);
+  }
+  return hip_traced_hipStreamWaitValue32(tracer_real, __builtin_return_address(0), stream, ptr,
+                                         value, flags, mask);
+}
+
+/* hipStreamWaitValue64, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *tracer_real,
+                                                  const void *tracer_caller, hipStream_t stream,
+                                                  void *ptr, uint64_t value, unsigned int flags,
+                                                  uint64_t mask) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamWaitValue64_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitValue64", (void **)&hip_real.hipStreamWaitValue64);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
@@ -5499,18 +6580,34 @@ hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, u
   return tracer_args.tracer_result;
 }
 
-/* hipStreamWriteValue32: hip/hip_runtime_api.h */
-hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags) {
-  hip_hipStreamWriteValue32_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamWriteValue32, __ATOMIC_ACQUIRE);
+/* hipStreamWaitValue64: hip/hip_runtime_api.h */
+hipError_t hipStreamWaitValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags,
+                                uint64_t mask) {
+  hip_hipStreamWaitValue64_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamWaitValue64, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, ptr, value, flags, mask);
+  }
+  return hip_traced_hipStreamWaitValue64(tracer_real, __builtin_return_address(0), stream, ptr,
+                                         value, flags, mask);
+}
+
+/* hipStreamWriteValue32, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn *tracer_real,
+                                                   const void *tracer_caller, hipStream_t stream,
+                                                   void *ptr, uint32_t value, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamWriteValue32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWriteValue32", (void **)&hip_real.hipStreamWriteValue32);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
@@ -5564,18 +6661,33 @@ hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, 
   return tracer_args.tracer_result;
 }
 
-/* hipStreamWriteValue64: hip/hip_runtime_api.h */
-hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags) {
-  hip_hipStreamWriteValue64_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamWriteValue64, __ATOMIC_ACQUIRE);
+/* hipStreamWriteValue32: hip/hip_runtime_api.h */
+hipError_t hipStreamWriteValue32(hipStream_t stream, void *ptr, uint32_t value, unsigned int flags) {
+  hip_hipStreamWriteValue32_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamWriteValue32, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, ptr, value, flags);
+  }
+  return hip_traced_hipStreamWriteValue32(tracer_real, __builtin_return_address(0), stream, ptr,
+                                          value, flags);
+}
+
+/* hipStreamWriteValue64, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn *tracer_real,
+                                                   const void *tracer_caller, hipStream_t stream,
+                                                   void *ptr, uint64_t value, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamWriteValue64_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWriteValue64", (void **)&hip_real.hipStreamWriteValue64);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
@@ -5629,18 +6741,33 @@ hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, 
   return tracer_args.tracer_result;
 }
 
-/* hipEventCreateWithFlags: hip/hip_runtime_api.h */
-hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
-  hip_hipEventCreateWithFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipEventCreateWithFlags, __ATOMIC_ACQUIRE);
+/* hipStreamWriteValue64: hip/hip_runtime_api.h */
+hipError_t hipStreamWriteValue64(hipStream_t stream, void *ptr, uint64_t value, unsigned int flags) {
+  hip_hipStreamWriteValue64_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamWriteValue64, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, ptr, value, flags);
+  }
+  return hip_traced_hipStreamWriteValue64(tracer_real, __builtin_return_address(0), stream, ptr,
+                                          value, flags);
+}
+
+/* hipEventCreateWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags_fn *tracer_real,
+                                                     const void *tracer_caller, hipEvent_t *event,
+                                                     unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipEventCreateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventCreateWithFlags", (void **)&hip_real.hipEventCreateWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
@@ -5690,18 +6817,31 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipEventCreate: hip/hip_runtime_api.h */
-hipError_t hipEventCreate(hipEvent_t *event) {
-  hip_hipEventCreate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipEventCreate, __ATOMIC_ACQUIRE);
+/* hipEventCreateWithFlags: hip/hip_runtime_api.h */
+hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
+  hip_hipEventCreateWithFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipEventCreateWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(event, flags);
+  }
+  return hip_traced_hipEventCreateWithFlags(tracer_real, __builtin_return_address(0), event, flags);
+}
+
+/* hipEventCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real,
+                                            const void *tracer_caller, hipEvent_t *event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventCreate", (void **)&hip_real.hipEventCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
@@ -5749,18 +6889,32 @@ hipError_t hipEventCreate(hipEvent_t *event) {
   return tracer_args.tracer_result;
 }
 
-/* hipEventRecord: hip/hip_runtime_api.h */
-hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
-  hip_hipEventRecord_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipEventRecord, __ATOMIC_ACQUIRE);
+/* hipEventCreate: hip/hip_runtime_api.h */
+hipError_t hipEventCreate(hipEvent_t *event) {
+  hip_hipEventCreate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipEventCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(event);
+  }
+  return hip_traced_hipEventCreate(tracer_real, __builtin_return_address(0), event);
+}
+
+/* hipEventRecord, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real,
+                                            const void *tracer_caller, hipEvent_t event,
+                                            hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipEventRecord_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventRecord", (void **)&hip_real.hipEventRecord);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
@@ -5809,18 +6963,31 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipEventDestroy: hip/hip_runtime_api.h */
-hipError_t hipEventDestroy(hipEvent_t event) {
-  hip_hipEventDestroy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipEventDestroy, __ATOMIC_ACQUIRE);
+/* hipEventRecord: hip/hip_runtime_api.h */
+hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
+  hip_hipEventRecord_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipEventRecord, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(event, stream);
+  }
+  return hip_traced_hipEventRecord(tracer_real, __builtin_return_address(0), event, stream);
+}
+
+/* hipEventDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real,
+                                             const void *tracer_caller, hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventDestroy", (void **)&hip_real.hipEventDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
@@ -5867,18 +7034,31 @@ hipError_t hipEventDestroy(hipEvent_t event) {
   return tracer_args.tracer_result;
 }
 
-/* hipEventSynchronize: hip/hip_runtime_api.h */
-hipError_t hipEventSynchronize(hipEvent_t event) {
-  hip_hipEventSynchronize_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipEventSynchronize, __ATOMIC_ACQUIRE);
+/* hipEventDestroy: hip/hip_runtime_api.h */
+hipError_t hipEventDestroy(hipEvent_t event) {
+  hip_hipEventDestroy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipEventDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(event);
+  }
+  return hip_traced_hipEventDestroy(tracer_real, __builtin_return_address(0), event);
+}
+
+/* hipEventSynchronize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tracer_real,
+                                                 const void *tracer_caller, hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventSynchronize", (void **)&hip_real.hipEventSynchronize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
@@ -5925,18 +7105,32 @@ hipError_t hipEventSynchronize(hipEvent_t event) {
   return tracer_args.tracer_result;
 }
 
-/* hipEventElapsedTime: hip/hip_runtime_api.h */
-hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
-  hip_hipEventElapsedTime_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipEventElapsedTime, __ATOMIC_ACQUIRE);
+/* hipEventSynchronize: hip/hip_runtime_api.h */
+hipError_t hipEventSynchronize(hipEvent_t event) {
+  hip_hipEventSynchronize_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipEventSynchronize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(event);
+  }
+  return hip_traced_hipEventSynchronize(tracer_real, __builtin_return_address(0), event);
+}
+
+/* hipEventElapsedTime, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tracer_real,
+                                                 const void *tracer_caller, float *ms,
+                                                 hipEvent_t start, hipEvent_t stop) {
   if (!tracer_real)
     tracer_real = (hip_hipEventElapsedTime_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventElapsedTime", (void **)&hip_real.hipEventElapsedTime);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ms, start, stop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
@@ -5988,18 +7182,31 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
   return tracer_args.tracer_result;
 }
 
-/* hipEventQuery: hip/hip_runtime_api.h */
-hipError_t hipEventQuery(hipEvent_t event) {
-  hip_hipEventQuery_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipEventQuery, __ATOMIC_ACQUIRE);
+/* hipEventElapsedTime: hip/hip_runtime_api.h */
+hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
+  hip_hipEventElapsedTime_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipEventElapsedTime, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ms, start, stop);
+  }
+  return hip_traced_hipEventElapsedTime(tracer_real, __builtin_return_address(0), ms, start, stop);
+}
+
+/* hipEventQuery, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real,
+                                           const void *tracer_caller, hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipEventQuery_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventQuery", (void **)&hip_real.hipEventQuery);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
@@ -6046,18 +7253,33 @@ hipError_t hipEventQuery(hipEvent_t event) {
   return tracer_args.tracer_result;
 }
 
-/* hipPointerGetAttributes: hip/hip_runtime_api.h */
-hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr) {
-  hip_hipPointerGetAttributes_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipPointerGetAttributes, __ATOMIC_ACQUIRE);
+/* hipEventQuery: hip/hip_runtime_api.h */
+hipError_t hipEventQuery(hipEvent_t event) {
+  hip_hipEventQuery_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipEventQuery, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(event);
+  }
+  return hip_traced_hipEventQuery(tracer_real, __builtin_return_address(0), event);
+}
+
+/* hipPointerGetAttributes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     hipPointerAttribute_t *attributes,
+                                                     const void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipPointerGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPointerGetAttributes", (void **)&hip_real.hipPointerGetAttributes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
@@ -6106,18 +7328,34 @@ hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void
   return tracer_args.tracer_result;
 }
 
-/* hipPointerGetAttribute: hip/hip_runtime_api.h */
-hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr) {
-  hip_hipPointerGetAttribute_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipPointerGetAttribute, __ATOMIC_ACQUIRE);
+/* hipPointerGetAttributes: hip/hip_runtime_api.h */
+hipError_t hipPointerGetAttributes(hipPointerAttribute_t *attributes, const void *ptr) {
+  hip_hipPointerGetAttributes_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipPointerGetAttributes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(attributes, ptr);
+  }
+  return hip_traced_hipPointerGetAttributes(tracer_real, __builtin_return_address(0), attributes,
+                                            ptr);
+}
+
+/* hipPointerGetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_fn *tracer_real,
+                                                    const void *tracer_caller, void *data,
+                                                    hipPointer_attribute attribute,
+                                                    hipDeviceptr_t ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipPointerGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPointerGetAttribute", (void **)&hip_real.hipPointerGetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
@@ -6168,19 +7406,35 @@ hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hi
   return tracer_args.tracer_result;
 }
 
-/* hipDrvPointerGetAttributes: hip/hip_runtime_api.h */
-hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_attribute *attributes,
-                                      void **data, hipDeviceptr_t ptr) {
-  hip_hipDrvPointerGetAttributes_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDrvPointerGetAttributes, __ATOMIC_ACQUIRE);
+/* hipPointerGetAttribute: hip/hip_runtime_api.h */
+hipError_t hipPointerGetAttribute(void *data, hipPointer_attribute attribute, hipDeviceptr_t ptr) {
+  hip_hipPointerGetAttribute_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipPointerGetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(data, attribute, ptr);
+  }
+  return hip_traced_hipPointerGetAttribute(tracer_real, __builtin_return_address(0), data,
+                                           attribute, ptr);
+}
+
+/* hipDrvPointerGetAttributes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDrvPointerGetAttributes(hip_hipDrvPointerGetAttributes_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        unsigned int numAttributes,
+                                                        hipPointer_attribute *attributes,
+                                                        void **data, hipDeviceptr_t ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvPointerGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvPointerGetAttributes", (void **)&hip_real.hipDrvPointerGetAttributes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
@@ -6235,19 +7489,35 @@ hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_att
   return tracer_args.tracer_result;
 }
 
-/* hipImportExternalSemaphore: hip/hip_runtime_api.h */
-hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
-                                      const hipExternalSemaphoreHandleDesc *semHandleDesc) {
-  hip_hipImportExternalSemaphore_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipImportExternalSemaphore, __ATOMIC_ACQUIRE);
+/* hipDrvPointerGetAttributes: hip/hip_runtime_api.h */
+hipError_t hipDrvPointerGetAttributes(unsigned int numAttributes, hipPointer_attribute *attributes,
+                                      void **data, hipDeviceptr_t ptr) {
+  hip_hipDrvPointerGetAttributes_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDrvPointerGetAttributes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(numAttributes, attributes, data, ptr);
+  }
+  return hip_traced_hipDrvPointerGetAttributes(tracer_real, __builtin_return_address(0),
+                                               numAttributes, attributes, data, ptr);
+}
+
+/* hipImportExternalSemaphore, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSemaphore_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        hipExternalSemaphore_t *extSem_out,
+                                                        const hipExternalSemaphoreHandleDesc *semHandleDesc) {
   if (!tracer_real)
     tracer_real = (hip_hipImportExternalSemaphore_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipImportExternalSemaphore", (void **)&hip_real.hipImportExternalSemaphore);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
@@ -6297,20 +7567,37 @@ hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
   return tracer_args.tracer_result;
 }
 
-/* hipSignalExternalSemaphoresAsync: hip/hip_runtime_api.h */
-hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray,
-                                            const hipExternalSemaphoreSignalParams *paramsArray,
-                                            unsigned int numExtSems, hipStream_t stream) {
-  hip_hipSignalExternalSemaphoresAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipSignalExternalSemaphoresAsync, __ATOMIC_ACQUIRE);
+/* hipImportExternalSemaphore: hip/hip_runtime_api.h */
+hipError_t hipImportExternalSemaphore(hipExternalSemaphore_t *extSem_out,
+                                      const hipExternalSemaphoreHandleDesc *semHandleDesc) {
+  hip_hipImportExternalSemaphore_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipImportExternalSemaphore, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(extSem_out, semHandleDesc);
+  }
+  return hip_traced_hipImportExternalSemaphore(tracer_real, __builtin_return_address(0), extSem_out,
+                                               semHandleDesc);
+}
+
+/* hipSignalExternalSemaphoresAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipSignalExternalSemaphoresAsync(hip_hipSignalExternalSemaphoresAsync_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              const hipExternalSemaphore_t *extSemArray,
+                                                              const hipExternalSemaphoreSignalParams *paramsArray,
+                                                              unsigned int numExtSems,
+                                                              hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipSignalExternalSemaphoresAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSignalExternalSemaphoresAsync", (void **)&hip_real.hipSignalExternalSemaphoresAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
@@ -6364,20 +7651,38 @@ hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSem
   return tracer_args.tracer_result;
 }
 
-/* hipWaitExternalSemaphoresAsync: hip/hip_runtime_api.h */
-hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray,
-                                          const hipExternalSemaphoreWaitParams *paramsArray,
-                                          unsigned int numExtSems, hipStream_t stream) {
-  hip_hipWaitExternalSemaphoresAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipWaitExternalSemaphoresAsync, __ATOMIC_ACQUIRE);
+/* hipSignalExternalSemaphoresAsync: hip/hip_runtime_api.h */
+hipError_t hipSignalExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray,
+                                            const hipExternalSemaphoreSignalParams *paramsArray,
+                                            unsigned int numExtSems, hipStream_t stream) {
+  hip_hipSignalExternalSemaphoresAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipSignalExternalSemaphoresAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(extSemArray, paramsArray, numExtSems, stream);
+  }
+  return hip_traced_hipSignalExternalSemaphoresAsync(tracer_real, __builtin_return_address(0),
+                                                     extSemArray, paramsArray, numExtSems, stream);
+}
+
+/* hipWaitExternalSemaphoresAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipWaitExternalSemaphoresAsync(hip_hipWaitExternalSemaphoresAsync_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            const hipExternalSemaphore_t *extSemArray,
+                                                            const hipExternalSemaphoreWaitParams *paramsArray,
+                                                            unsigned int numExtSems,
+                                                            hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipWaitExternalSemaphoresAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipWaitExternalSemaphoresAsync", (void **)&hip_real.hipWaitExternalSemaphoresAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
@@ -6431,18 +7736,35 @@ hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemAr
   return tracer_args.tracer_result;
 }
 
-/* hipDestroyExternalSemaphore: hip/hip_runtime_api.h */
-hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
-  hip_hipDestroyExternalSemaphore_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDestroyExternalSemaphore, __ATOMIC_ACQUIRE);
+/* hipWaitExternalSemaphoresAsync: hip/hip_runtime_api.h */
+hipError_t hipWaitExternalSemaphoresAsync(const hipExternalSemaphore_t *extSemArray,
+                                          const hipExternalSemaphoreWaitParams *paramsArray,
+                                          unsigned int numExtSems, hipStream_t stream) {
+  hip_hipWaitExternalSemaphoresAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipWaitExternalSemaphoresAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(extSemArray, paramsArray, numExtSems, stream);
+  }
+  return hip_traced_hipWaitExternalSemaphoresAsync(tracer_real, __builtin_return_address(0),
+                                                   extSemArray, paramsArray, numExtSems, stream);
+}
+
+/* hipDestroyExternalSemaphore, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalSemaphore_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipExternalSemaphore_t extSem) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyExternalSemaphore_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyExternalSemaphore", (void **)&hip_real.hipDestroyExternalSemaphore);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
@@ -6489,19 +7811,33 @@ hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
   return tracer_args.tracer_result;
 }
 
-/* hipImportExternalMemory: hip/hip_runtime_api.h */
-hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
-                                   const hipExternalMemoryHandleDesc *memHandleDesc) {
-  hip_hipImportExternalMemory_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipImportExternalMemory, __ATOMIC_ACQUIRE);
+/* hipDestroyExternalSemaphore: hip/hip_runtime_api.h */
+hipError_t hipDestroyExternalSemaphore(hipExternalSemaphore_t extSem) {
+  hip_hipDestroyExternalSemaphore_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDestroyExternalSemaphore, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(extSem);
+  }
+  return hip_traced_hipDestroyExternalSemaphore(tracer_real, __builtin_return_address(0), extSem);
+}
+
+/* hipImportExternalMemory, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     hipExternalMemory_t *extMem_out,
+                                                     const hipExternalMemoryHandleDesc *memHandleDesc) {
   if (!tracer_real)
     tracer_real = (hip_hipImportExternalMemory_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipImportExternalMemory", (void **)&hip_real.hipImportExternalMemory);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
@@ -6551,19 +7887,36 @@ hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
   return tracer_args.tracer_result;
 }
 
-/* hipExternalMemoryGetMappedBuffer: hip/hip_runtime_api.h */
-hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t extMem,
-                                            const hipExternalMemoryBufferDesc *bufferDesc) {
-  hip_hipExternalMemoryGetMappedBuffer_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipExternalMemoryGetMappedBuffer, __ATOMIC_ACQUIRE);
+/* hipImportExternalMemory: hip/hip_runtime_api.h */
+hipError_t hipImportExternalMemory(hipExternalMemory_t *extMem_out,
+                                   const hipExternalMemoryHandleDesc *memHandleDesc) {
+  hip_hipImportExternalMemory_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipImportExternalMemory, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(extMem_out, memHandleDesc);
+  }
+  return hip_traced_hipImportExternalMemory(tracer_real, __builtin_return_address(0), extMem_out,
+                                            memHandleDesc);
+}
+
+/* hipExternalMemoryGetMappedBuffer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipExternalMemoryGetMappedBuffer(hip_hipExternalMemoryGetMappedBuffer_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              void **devPtr,
+                                                              hipExternalMemory_t extMem,
+                                                              const hipExternalMemoryBufferDesc *bufferDesc) {
   if (!tracer_real)
     tracer_real = (hip_hipExternalMemoryGetMappedBuffer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExternalMemoryGetMappedBuffer", (void **)&hip_real.hipExternalMemoryGetMappedBuffer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
@@ -6616,18 +7969,34 @@ hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t e
   return tracer_args.tracer_result;
 }
 
-/* hipDestroyExternalMemory: hip/hip_runtime_api.h */
-hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
-  hip_hipDestroyExternalMemory_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDestroyExternalMemory, __ATOMIC_ACQUIRE);
+/* hipExternalMemoryGetMappedBuffer: hip/hip_runtime_api.h */
+hipError_t hipExternalMemoryGetMappedBuffer(void **devPtr, hipExternalMemory_t extMem,
+                                            const hipExternalMemoryBufferDesc *bufferDesc) {
+  hip_hipExternalMemoryGetMappedBuffer_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipExternalMemoryGetMappedBuffer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(devPtr, extMem, bufferDesc);
+  }
+  return hip_traced_hipExternalMemoryGetMappedBuffer(tracer_real, __builtin_return_address(0),
+                                                     devPtr, extMem, bufferDesc);
+}
+
+/* hipDestroyExternalMemory, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemory_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      hipExternalMemory_t extMem) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyExternalMemory_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyExternalMemory", (void **)&hip_real.hipDestroyExternalMemory);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
@@ -6674,18 +8043,31 @@ hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
   return tracer_args.tracer_result;
 }
 
-/* hipMalloc: hip/hip_runtime_api.h */
-hipError_t hipMalloc(void **ptr, size_t size) {
-  hip_hipMalloc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMalloc, __ATOMIC_ACQUIRE);
+/* hipDestroyExternalMemory: hip/hip_runtime_api.h */
+hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
+  hip_hipDestroyExternalMemory_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDestroyExternalMemory, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(extMem);
+  }
+  return hip_traced_hipDestroyExternalMemory(tracer_real, __builtin_return_address(0), extMem);
+}
+
+/* hipMalloc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMalloc(hip_hipMalloc_fn *tracer_real, const void *tracer_caller,
+                                       void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMalloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc", (void **)&hip_real.hipMalloc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
@@ -6735,18 +8117,32 @@ hipError_t hipMalloc(void **ptr, size_t size) {
   return tracer_args.tracer_result;
 }
 
-/* hipExtMallocWithFlags: hip/hip_runtime_api.h */
-hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flags) {
-  hip_hipExtMallocWithFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipExtMallocWithFlags, __ATOMIC_ACQUIRE);
+/* hipMalloc: hip/hip_runtime_api.h */
+hipError_t hipMalloc(void **ptr, size_t size) {
+  hip_hipMalloc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMalloc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, size);
+  }
+  return hip_traced_hipMalloc(tracer_real, __builtin_return_address(0), ptr, size);
+}
+
+/* hipExtMallocWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn *tracer_real,
+                                                   const void *tracer_caller, void **ptr,
+                                                   size_t sizeBytes, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipExtMallocWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtMallocWithFlags", (void **)&hip_real.hipExtMallocWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
@@ -6798,18 +8194,32 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flag
   return tracer_args.tracer_result;
 }
 
-/* hipMallocHost: hip/hip_runtime_api.h */
-hipError_t hipMallocHost(void **ptr, size_t size) {
-  hip_hipMallocHost_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMallocHost, __ATOMIC_ACQUIRE);
+/* hipExtMallocWithFlags: hip/hip_runtime_api.h */
+hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flags) {
+  hip_hipExtMallocWithFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipExtMallocWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, sizeBytes, flags);
+  }
+  return hip_traced_hipExtMallocWithFlags(tracer_real, __builtin_return_address(0), ptr, sizeBytes,
+                                          flags);
+}
+
+/* hipMallocHost, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real,
+                                           const void *tracer_caller, void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocHost", (void **)&hip_real.hipMallocHost);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
@@ -6859,18 +8269,31 @@ hipError_t hipMallocHost(void **ptr, size_t size) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemAllocHost: hip/hip_runtime_api.h */
-hipError_t hipMemAllocHost(void **ptr, size_t size) {
-  hip_hipMemAllocHost_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemAllocHost, __ATOMIC_ACQUIRE);
+/* hipMallocHost: hip/hip_runtime_api.h */
+hipError_t hipMallocHost(void **ptr, size_t size) {
+  hip_hipMallocHost_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMallocHost, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, size);
+  }
+  return hip_traced_hipMallocHost(tracer_real, __builtin_return_address(0), ptr, size);
+}
+
+/* hipMemAllocHost, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real,
+                                             const void *tracer_caller, void **ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemAllocHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAllocHost", (void **)&hip_real.hipMemAllocHost);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
@@ -6920,18 +8343,32 @@ hipError_t hipMemAllocHost(void **ptr, size_t size) {
   return tracer_args.tracer_result;
 }
 
-/* hipHostMalloc: hip/hip_runtime_api.h */
-hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
-  hip_hipHostMalloc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipHostMalloc, __ATOMIC_ACQUIRE);
+/* hipMemAllocHost: hip/hip_runtime_api.h */
+hipError_t hipMemAllocHost(void **ptr, size_t size) {
+  hip_hipMemAllocHost_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemAllocHost, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, size);
+  }
+  return hip_traced_hipMemAllocHost(tracer_real, __builtin_return_address(0), ptr, size);
+}
+
+/* hipHostMalloc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real,
+                                           const void *tracer_caller, void **ptr, size_t size,
+                                           unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipHostMalloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostMalloc", (void **)&hip_real.hipHostMalloc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
@@ -6983,18 +8420,32 @@ hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipMallocManaged: hip/hip_runtime_api.h */
-hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
-  hip_hipMallocManaged_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMallocManaged, __ATOMIC_ACQUIRE);
+/* hipHostMalloc: hip/hip_runtime_api.h */
+hipError_t hipHostMalloc(void **ptr, size_t size, unsigned int flags) {
+  hip_hipHostMalloc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipHostMalloc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, size, flags);
+  }
+  return hip_traced_hipHostMalloc(tracer_real, __builtin_return_address(0), ptr, size, flags);
+}
+
+/* hipMallocManaged, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_real,
+                                              const void *tracer_caller, void **dev_ptr,
+                                              size_t size, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocManaged_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocManaged", (void **)&hip_real.hipMallocManaged);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
@@ -7046,18 +8497,32 @@ hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemPrefetchAsync: hip/hip_runtime_api.h */
-hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream) {
-  hip_hipMemPrefetchAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPrefetchAsync, __ATOMIC_ACQUIRE);
+/* hipMallocManaged: hip/hip_runtime_api.h */
+hipError_t hipMallocManaged(void **dev_ptr, size_t size, unsigned int flags) {
+  hip_hipMallocManaged_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMallocManaged, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev_ptr, size, flags);
+  }
+  return hip_traced_hipMallocManaged(tracer_real, __builtin_return_address(0), dev_ptr, size, flags);
+}
+
+/* hipMemPrefetchAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tracer_real,
+                                                 const void *tracer_caller, const void *dev_ptr,
+                                                 size_t count, int device, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPrefetchAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPrefetchAsync", (void **)&hip_real.hipMemPrefetchAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, device, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
@@ -7111,18 +8576,33 @@ hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hi
   return tracer_args.tracer_result;
 }
 
-/* hipMemAdvise: hip/hip_runtime_api.h */
-hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice, int device) {
-  hip_hipMemAdvise_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemAdvise, __ATOMIC_ACQUIRE);
+/* hipMemPrefetchAsync: hip/hip_runtime_api.h */
+hipError_t hipMemPrefetchAsync(const void *dev_ptr, size_t count, int device, hipStream_t stream) {
+  hip_hipMemPrefetchAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPrefetchAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev_ptr, count, device, stream);
+  }
+  return hip_traced_hipMemPrefetchAsync(tracer_real, __builtin_return_address(0), dev_ptr, count,
+                                        device, stream);
+}
+
+/* hipMemAdvise, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real,
+                                          const void *tracer_caller, const void *dev_ptr,
+                                          size_t count, hipMemoryAdvise advice, int device) {
   if (!tracer_real)
     tracer_real = (hip_hipMemAdvise_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAdvise", (void **)&hip_real.hipMemAdvise);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, advice, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
@@ -7176,19 +8656,35 @@ hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advic
   return tracer_args.tracer_result;
 }
 
-/* hipMemRangeGetAttribute: hip/hip_runtime_api.h */
-hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttribute attribute,
-                                   const void *dev_ptr, size_t count) {
-  hip_hipMemRangeGetAttribute_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemRangeGetAttribute, __ATOMIC_ACQUIRE);
+/* hipMemAdvise: hip/hip_runtime_api.h */
+hipError_t hipMemAdvise(const void *dev_ptr, size_t count, hipMemoryAdvise advice, int device) {
+  hip_hipMemAdvise_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemAdvise, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev_ptr, count, advice, device);
+  }
+  return hip_traced_hipMemAdvise(tracer_real, __builtin_return_address(0), dev_ptr, count, advice,
+                                 device);
+}
+
+/* hipMemRangeGetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemRangeGetAttribute(hip_hipMemRangeGetAttribute_fn *tracer_real,
+                                                     const void *tracer_caller, void *data,
+                                                     size_t data_size,
+                                                     hipMemRangeAttribute attribute,
+                                                     const void *dev_ptr, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemRangeGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRangeGetAttribute", (void **)&hip_real.hipMemRangeGetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, data_size, attribute, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
@@ -7245,20 +8741,37 @@ hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttr
   return tracer_args.tracer_result;
 }
 
-/* hipMemRangeGetAttributes: hip/hip_runtime_api.h */
-hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
-                                    hipMemRangeAttribute *attributes, size_t num_attributes,
-                                    const void *dev_ptr, size_t count) {
-  hip_hipMemRangeGetAttributes_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemRangeGetAttributes, __ATOMIC_ACQUIRE);
+/* hipMemRangeGetAttribute: hip/hip_runtime_api.h */
+hipError_t hipMemRangeGetAttribute(void *data, size_t data_size, hipMemRangeAttribute attribute,
+                                   const void *dev_ptr, size_t count) {
+  hip_hipMemRangeGetAttribute_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemRangeGetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(data, data_size, attribute, dev_ptr, count);
+  }
+  return hip_traced_hipMemRangeGetAttribute(tracer_real, __builtin_return_address(0), data,
+                                            data_size, attribute, dev_ptr, count);
+}
+
+/* hipMemRangeGetAttributes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttributes_fn *tracer_real,
+                                                      const void *tracer_caller, void **data,
+                                                      size_t *data_sizes,
+                                                      hipMemRangeAttribute *attributes,
+                                                      size_t num_attributes, const void *dev_ptr,
+                                                      size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemRangeGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRangeGetAttributes", (void **)&hip_real.hipMemRangeGetAttributes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
@@ -7318,19 +8831,37 @@ hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
   return tracer_args.tracer_result;
 }
 
-/* hipStreamAttachMemAsync: hip/hip_runtime_api.h */
-hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length,
-                                   unsigned int flags) {
-  hip_hipStreamAttachMemAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamAttachMemAsync, __ATOMIC_ACQUIRE);
+/* hipMemRangeGetAttributes: hip/hip_runtime_api.h */
+hipError_t hipMemRangeGetAttributes(void **data, size_t *data_sizes,
+                                    hipMemRangeAttribute *attributes, size_t num_attributes,
+                                    const void *dev_ptr, size_t count) {
+  hip_hipMemRangeGetAttributes_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemRangeGetAttributes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
+  }
+  return hip_traced_hipMemRangeGetAttributes(tracer_real, __builtin_return_address(0), data,
+                                             data_sizes, attributes, num_attributes, dev_ptr,
+                                             count);
+}
+
+/* hipStreamAttachMemAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync_fn *tracer_real,
+                                                     const void *tracer_caller, hipStream_t stream,
+                                                     void *dev_ptr, size_t length,
+                                                     unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamAttachMemAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamAttachMemAsync", (void **)&hip_real.hipStreamAttachMemAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, dev_ptr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
@@ -7384,18 +8915,34 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t len
   return tracer_args.tracer_result;
 }
 
-/* hipMallocAsync: hip/hip_runtime_api.h */
-hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
-  hip_hipMallocAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMallocAsync, __ATOMIC_ACQUIRE);
+/* hipStreamAttachMemAsync: hip/hip_runtime_api.h */
+hipError_t hipStreamAttachMemAsync(hipStream_t stream, void *dev_ptr, size_t length,
+                                   unsigned int flags) {
+  hip_hipStreamAttachMemAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamAttachMemAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, dev_ptr, length, flags);
+  }
+  return hip_traced_hipStreamAttachMemAsync(tracer_real, __builtin_return_address(0), stream,
+                                            dev_ptr, length, flags);
+}
+
+/* hipMallocAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real,
+                                            const void *tracer_caller, void **dev_ptr, size_t size,
+                                            hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocAsync", (void **)&hip_real.hipMallocAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
@@ -7447,18 +8994,32 @@ hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipFreeAsync: hip/hip_runtime_api.h */
-hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
-  hip_hipFreeAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipFreeAsync, __ATOMIC_ACQUIRE);
+/* hipMallocAsync: hip/hip_runtime_api.h */
+hipError_t hipMallocAsync(void **dev_ptr, size_t size, hipStream_t stream) {
+  hip_hipMallocAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMallocAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev_ptr, size, stream);
+  }
+  return hip_traced_hipMallocAsync(tracer_real, __builtin_return_address(0), dev_ptr, size, stream);
+}
+
+/* hipFreeAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real,
+                                          const void *tracer_caller, void *dev_ptr,
+                                          hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeAsync", (void **)&hip_real.hipFreeAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
@@ -7507,18 +9068,32 @@ hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemPoolTrimTo: hip/hip_runtime_api.h */
-hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
-  hip_hipMemPoolTrimTo_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPoolTrimTo, __ATOMIC_ACQUIRE);
+/* hipFreeAsync: hip/hip_runtime_api.h */
+hipError_t hipFreeAsync(void *dev_ptr, hipStream_t stream) {
+  hip_hipFreeAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipFreeAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev_ptr, stream);
+  }
+  return hip_traced_hipFreeAsync(tracer_real, __builtin_return_address(0), dev_ptr, stream);
+}
+
+/* hipMemPoolTrimTo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_real,
+                                              const void *tracer_caller, hipMemPool_t mem_pool,
+                                              size_t min_bytes_to_hold) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolTrimTo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolTrimTo", (void **)&hip_real.hipMemPoolTrimTo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, min_bytes_to_hold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
@@ -7567,18 +9142,34 @@ hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemPoolSetAttribute: hip/hip_runtime_api.h */
-hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value) {
-  hip_hipMemPoolSetAttribute_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPoolSetAttribute, __ATOMIC_ACQUIRE);
+/* hipMemPoolTrimTo: hip/hip_runtime_api.h */
+hipError_t hipMemPoolTrimTo(hipMemPool_t mem_pool, size_t min_bytes_to_hold) {
+  hip_hipMemPoolTrimTo_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPoolTrimTo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mem_pool, min_bytes_to_hold);
+  }
+  return hip_traced_hipMemPoolTrimTo(tracer_real, __builtin_return_address(0), mem_pool,
+                                     min_bytes_to_hold);
+}
+
+/* hipMemPoolSetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    hipMemPool_t mem_pool, hipMemPoolAttr attr,
+                                                    void *value) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolSetAttribute", (void **)&hip_real.hipMemPoolSetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
@@ -7629,18 +9220,34 @@ hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   return tracer_args.tracer_result;
 }
 
-/* hipMemPoolGetAttribute: hip/hip_runtime_api.h */
-hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value) {
-  hip_hipMemPoolGetAttribute_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPoolGetAttribute, __ATOMIC_ACQUIRE);
+/* hipMemPoolSetAttribute: hip/hip_runtime_api.h */
+hipError_t hipMemPoolSetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value) {
+  hip_hipMemPoolSetAttribute_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPoolSetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mem_pool, attr, value);
+  }
+  return hip_traced_hipMemPoolSetAttribute(tracer_real, __builtin_return_address(0), mem_pool, attr,
+                                           value);
+}
+
+/* hipMemPoolGetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    hipMemPool_t mem_pool, hipMemPoolAttr attr,
+                                                    void *value) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolGetAttribute", (void **)&hip_real.hipMemPoolGetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
@@ -7691,19 +9298,33 @@ hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, vo
   return tracer_args.tracer_result;
 }
 
-/* hipMemPoolSetAccess: hip/hip_runtime_api.h */
-hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *desc_list,
-                               size_t count) {
-  hip_hipMemPoolSetAccess_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPoolSetAccess, __ATOMIC_ACQUIRE);
+/* hipMemPoolGetAttribute: hip/hip_runtime_api.h */
+hipError_t hipMemPoolGetAttribute(hipMemPool_t mem_pool, hipMemPoolAttr attr, void *value) {
+  hip_hipMemPoolGetAttribute_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPoolGetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mem_pool, attr, value);
+  }
+  return hip_traced_hipMemPoolGetAttribute(tracer_real, __builtin_return_address(0), mem_pool, attr,
+                                           value);
+}
+
+/* hipMemPoolSetAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tracer_real,
+                                                 const void *tracer_caller, hipMemPool_t mem_pool,
+                                                 const hipMemAccessDesc *desc_list, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolSetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolSetAccess", (void **)&hip_real.hipMemPoolSetAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, desc_list, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
@@ -7755,19 +9376,35 @@ hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *de
   return tracer_args.tracer_result;
 }
 
-/* hipMemPoolGetAccess: hip/hip_runtime_api.h */
-hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
-                               hipMemLocation *location) {
-  hip_hipMemPoolGetAccess_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPoolGetAccess, __ATOMIC_ACQUIRE);
+/* hipMemPoolSetAccess: hip/hip_runtime_api.h */
+hipError_t hipMemPoolSetAccess(hipMemPool_t mem_pool, const hipMemAccessDesc *desc_list,
+                               size_t count) {
+  hip_hipMemPoolSetAccess_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPoolSetAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mem_pool, desc_list, count);
+  }
+  return hip_traced_hipMemPoolSetAccess(tracer_real, __builtin_return_address(0), mem_pool,
+                                        desc_list, count);
+}
+
+/* hipMemPoolGetAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 hipMemAccessFlags *flags, hipMemPool_t mem_pool,
+                                                 hipMemLocation *location) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolGetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolGetAccess", (void **)&hip_real.hipMemPoolGetAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, mem_pool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
@@ -7820,18 +9457,34 @@ hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
   return tracer_args.tracer_result;
 }
 
-/* hipMemPoolCreate: hip/hip_runtime_api.h */
-hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_props) {
-  hip_hipMemPoolCreate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPoolCreate, __ATOMIC_ACQUIRE);
+/* hipMemPoolGetAccess: hip/hip_runtime_api.h */
+hipError_t hipMemPoolGetAccess(hipMemAccessFlags *flags, hipMemPool_t mem_pool,
+                               hipMemLocation *location) {
+  hip_hipMemPoolGetAccess_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPoolGetAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(flags, mem_pool, location);
+  }
+  return hip_traced_hipMemPoolGetAccess(tracer_real, __builtin_return_address(0), flags, mem_pool,
+                                        location);
+}
+
+/* hipMemPoolCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_real,
+                                              const void *tracer_caller, hipMemPool_t *mem_pool,
+                                              const hipMemPoolProps *pool_props) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolCreate", (void **)&hip_real.hipMemPoolCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, pool_props);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
@@ -7881,18 +9534,31 @@ hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_
   return tracer_args.tracer_result;
 }
 
-/* hipMemPoolDestroy: hip/hip_runtime_api.h */
-hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
-  hip_hipMemPoolDestroy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPoolDestroy, __ATOMIC_ACQUIRE);
+/* hipMemPoolCreate: hip/hip_runtime_api.h */
+hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_props) {
+  hip_hipMemPoolCreate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPoolCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mem_pool, pool_props);
+  }
+  return hip_traced_hipMemPoolCreate(tracer_real, __builtin_return_address(0), mem_pool, pool_props);
+}
+
+/* hipMemPoolDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_real,
+                                               const void *tracer_caller, hipMemPool_t mem_pool) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolDestroy", (void **)&hip_real.hipMemPoolDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
@@ -7939,19 +9605,33 @@ hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
   return tracer_args.tracer_result;
 }
 
-/* hipMallocFromPoolAsync: hip/hip_runtime_api.h */
-hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool,
-                                  hipStream_t stream) {
-  hip_hipMallocFromPoolAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMallocFromPoolAsync, __ATOMIC_ACQUIRE);
+/* hipMemPoolDestroy: hip/hip_runtime_api.h */
+hipError_t hipMemPoolDestroy(hipMemPool_t mem_pool) {
+  hip_hipMemPoolDestroy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPoolDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mem_pool);
+  }
+  return hip_traced_hipMemPoolDestroy(tracer_real, __builtin_return_address(0), mem_pool);
+}
+
+/* hipMallocFromPoolAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_fn *tracer_real,
+                                                    const void *tracer_caller, void **dev_ptr,
+                                                    size_t size, hipMemPool_t mem_pool,
+                                                    hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocFromPoolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocFromPoolAsync", (void **)&hip_real.hipMallocFromPoolAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, mem_pool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
@@ -8006,20 +9686,37 @@ hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_
   return tracer_args.tracer_result;
 }
 
-/* hipMemPoolExportToShareableHandle: hip/hip_runtime_api.h */
-hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t mem_pool,
-                                             hipMemAllocationHandleType handle_type,
-                                             unsigned int flags) {
-  hip_hipMemPoolExportToShareableHandle_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPoolExportToShareableHandle, __ATOMIC_ACQUIRE);
+/* hipMallocFromPoolAsync: hip/hip_runtime_api.h */
+hipError_t hipMallocFromPoolAsync(void **dev_ptr, size_t size, hipMemPool_t mem_pool,
+                                  hipStream_t stream) {
+  hip_hipMallocFromPoolAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMallocFromPoolAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev_ptr, size, mem_pool, stream);
+  }
+  return hip_traced_hipMallocFromPoolAsync(tracer_real, __builtin_return_address(0), dev_ptr, size,
+                                           mem_pool, stream);
+}
+
+/* hipMemPoolExportToShareableHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPoolExportToShareableHandle(hip_hipMemPoolExportToShareableHandle_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               void *shared_handle,
+                                                               hipMemPool_t mem_pool,
+                                                               hipMemAllocationHandleType handle_type,
+                                                               unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolExportToShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolExportToShareableHandle", (void **)&hip_real.hipMemPoolExportToShareableHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shared_handle, mem_pool, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
@@ -8073,20 +9770,38 @@ hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t m
   return tracer_args.tracer_result;
 }
 
-/* hipMemPoolImportFromShareableHandle: hip/hip_runtime_api.h */
-hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *shared_handle,
-                                               hipMemAllocationHandleType handle_type,
-                                               unsigned int flags) {
-  hip_hipMemPoolImportFromShareableHandle_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPoolImportFromShareableHandle, __ATOMIC_ACQUIRE);
+/* hipMemPoolExportToShareableHandle: hip/hip_runtime_api.h */
+hipError_t hipMemPoolExportToShareableHandle(void *shared_handle, hipMemPool_t mem_pool,
+                                             hipMemAllocationHandleType handle_type,
+                                             unsigned int flags) {
+  hip_hipMemPoolExportToShareableHandle_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPoolExportToShareableHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(shared_handle, mem_pool, handle_type, flags);
+  }
+  return hip_traced_hipMemPoolExportToShareableHandle(tracer_real, __builtin_return_address(0),
+                                                      shared_handle, mem_pool, handle_type, flags);
+}
+
+/* hipMemPoolImportFromShareableHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPoolImportFromShareableHandle(hip_hipMemPoolImportFromShareableHandle_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 hipMemPool_t *mem_pool,
+                                                                 void *shared_handle,
+                                                                 hipMemAllocationHandleType handle_type,
+                                                                 unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolImportFromShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolImportFromShareableHandle", (void **)&hip_real.hipMemPoolImportFromShareableHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, shared_handle, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
@@ -8141,18 +9856,37 @@ hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *sha
   return tracer_args.tracer_result;
 }
 
-/* hipMemPoolExportPointer: hip/hip_runtime_api.h */
-hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *dev_ptr) {
-  hip_hipMemPoolExportPointer_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPoolExportPointer, __ATOMIC_ACQUIRE);
+/* hipMemPoolImportFromShareableHandle: hip/hip_runtime_api.h */
+hipError_t hipMemPoolImportFromShareableHandle(hipMemPool_t *mem_pool, void *shared_handle,
+                                               hipMemAllocationHandleType handle_type,
+                                               unsigned int flags) {
+  hip_hipMemPoolImportFromShareableHandle_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPoolImportFromShareableHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mem_pool, shared_handle, handle_type, flags);
+  }
+  return hip_traced_hipMemPoolImportFromShareableHandle(tracer_real, __builtin_return_address(0),
+                                                        mem_pool, shared_handle, handle_type,
+                                                        flags);
+}
+
+/* hipMemPoolExportPointer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     hipMemPoolPtrExportData *export_data,
+                                                     void *dev_ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolExportPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolExportPointer", (void **)&hip_real.hipMemPoolExportPointer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(export_data, dev_ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
@@ -8201,19 +9935,34 @@ hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *d
   return tracer_args.tracer_result;
 }
 
-/* hipMemPoolImportPointer: hip/hip_runtime_api.h */
-hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
-                                   hipMemPoolPtrExportData *export_data) {
-  hip_hipMemPoolImportPointer_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPoolImportPointer, __ATOMIC_ACQUIRE);
+/* hipMemPoolExportPointer: hip/hip_runtime_api.h */
+hipError_t hipMemPoolExportPointer(hipMemPoolPtrExportData *export_data, void *dev_ptr) {
+  hip_hipMemPoolExportPointer_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPoolExportPointer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(export_data, dev_ptr);
+  }
+  return hip_traced_hipMemPoolExportPointer(tracer_real, __builtin_return_address(0), export_data,
+                                            dev_ptr);
+}
+
+/* hipMemPoolImportPointer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer_fn *tracer_real,
+                                                     const void *tracer_caller, void **dev_ptr,
+                                                     hipMemPool_t mem_pool,
+                                                     hipMemPoolPtrExportData *export_data) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPoolImportPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolImportPointer", (void **)&hip_real.hipMemPoolImportPointer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, mem_pool, export_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
@@ -8266,18 +10015,34 @@ hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
   return tracer_args.tracer_result;
 }
 
-/* hipHostAlloc: hip/hip_runtime_api.h */
-hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
-  hip_hipHostAlloc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipHostAlloc, __ATOMIC_ACQUIRE);
+/* hipMemPoolImportPointer: hip/hip_runtime_api.h */
+hipError_t hipMemPoolImportPointer(void **dev_ptr, hipMemPool_t mem_pool,
+                                   hipMemPoolPtrExportData *export_data) {
+  hip_hipMemPoolImportPointer_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPoolImportPointer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev_ptr, mem_pool, export_data);
+  }
+  return hip_traced_hipMemPoolImportPointer(tracer_real, __builtin_return_address(0), dev_ptr,
+                                            mem_pool, export_data);
+}
+
+/* hipHostAlloc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real,
+                                          const void *tracer_caller, void **ptr, size_t size,
+                                          unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipHostAlloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostAlloc", (void **)&hip_real.hipHostAlloc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
@@ -8329,18 +10094,32 @@ hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipHostGetDevicePointer: hip/hip_runtime_api.h */
-hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags) {
-  hip_hipHostGetDevicePointer_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipHostGetDevicePointer, __ATOMIC_ACQUIRE);
+/* hipHostAlloc: hip/hip_runtime_api.h */
+hipError_t hipHostAlloc(void **ptr, size_t size, unsigned int flags) {
+  hip_hipHostAlloc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipHostAlloc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, size, flags);
+  }
+  return hip_traced_hipHostAlloc(tracer_real, __builtin_return_address(0), ptr, size, flags);
+}
+
+/* hipHostGetDevicePointer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer_fn *tracer_real,
+                                                     const void *tracer_caller, void **devPtr,
+                                                     void *hstPtr, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipHostGetDevicePointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostGetDevicePointer", (void **)&hip_real.hipHostGetDevicePointer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, hstPtr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
@@ -8392,18 +10171,33 @@ hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int fla
   return tracer_args.tracer_result;
 }
 
-/* hipHostGetFlags: hip/hip_runtime_api.h */
-hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
-  hip_hipHostGetFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipHostGetFlags, __ATOMIC_ACQUIRE);
+/* hipHostGetDevicePointer: hip/hip_runtime_api.h */
+hipError_t hipHostGetDevicePointer(void **devPtr, void *hstPtr, unsigned int flags) {
+  hip_hipHostGetDevicePointer_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipHostGetDevicePointer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(devPtr, hstPtr, flags);
+  }
+  return hip_traced_hipHostGetDevicePointer(tracer_real, __builtin_return_address(0), devPtr,
+                                            hstPtr, flags);
+}
+
+/* hipHostGetFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real,
+                                             const void *tracer_caller, unsigned int *flagsPtr,
+                                             void *hostPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostGetFlags", (void **)&hip_real.hipHostGetFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flagsPtr, hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
@@ -8453,18 +10247,32 @@ hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
   return tracer_args.tracer_result;
 }
 
-/* hipHostRegister: hip/hip_runtime_api.h */
-hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) {
-  hip_hipHostRegister_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipHostRegister, __ATOMIC_ACQUIRE);
+/* hipHostGetFlags: hip/hip_runtime_api.h */
+hipError_t hipHostGetFlags(unsigned int *flagsPtr, void *hostPtr) {
+  hip_hipHostGetFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipHostGetFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(flagsPtr, hostPtr);
+  }
+  return hip_traced_hipHostGetFlags(tracer_real, __builtin_return_address(0), flagsPtr, hostPtr);
+}
+
+/* hipHostRegister, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real,
+                                             const void *tracer_caller, void *hostPtr,
+                                             size_t sizeBytes, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipHostRegister_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostRegister", (void **)&hip_real.hipHostRegister);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hostPtr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
@@ -8516,18 +10324,32 @@ hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) 
   return tracer_args.tracer_result;
 }
 
-/* hipHostUnregister: hip/hip_runtime_api.h */
-hipError_t hipHostUnregister(void *hostPtr) {
-  hip_hipHostUnregister_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipHostUnregister, __ATOMIC_ACQUIRE);
+/* hipHostRegister: hip/hip_runtime_api.h */
+hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) {
+  hip_hipHostRegister_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipHostRegister, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hostPtr, sizeBytes, flags);
+  }
+  return hip_traced_hipHostRegister(tracer_real, __builtin_return_address(0), hostPtr, sizeBytes,
+                                    flags);
+}
+
+/* hipHostUnregister, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_real,
+                                               const void *tracer_caller, void *hostPtr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostUnregister_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostUnregister", (void **)&hip_real.hipHostUnregister);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
@@ -8574,18 +10396,32 @@ hipError_t hipHostUnregister(void *hostPtr) {
   return tracer_args.tracer_result;
 }
 
-/* hipMallocPitch: hip/hip_runtime_api.h */
-hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {
-  hip_hipMallocPitch_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMallocPitch, __ATOMIC_ACQUIRE);
+/* hipHostUnregister: hip/hip_runtime_api.h */
+hipError_t hipHostUnregister(void *hostPtr) {
+  hip_hipHostUnregister_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipHostUnregister, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hostPtr);
+  }
+  return hip_traced_hipHostUnregister(tracer_real, __builtin_return_address(0), hostPtr);
+}
+
+/* hipMallocPitch, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real,
+                                            const void *tracer_caller, void **ptr, size_t *pitch,
+                                            size_t width, size_t height) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocPitch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocPitch", (void **)&hip_real.hipMallocPitch);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
@@ -8641,19 +10477,34 @@ hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height
   return tracer_args.tracer_result;
 }
 
-/* hipMemAllocPitch: hip/hip_runtime_api.h */
-hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height,
-                            unsigned int elementSizeBytes) {
-  hip_hipMemAllocPitch_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemAllocPitch, __ATOMIC_ACQUIRE);
+/* hipMallocPitch: hip/hip_runtime_api.h */
+hipError_t hipMallocPitch(void **ptr, size_t *pitch, size_t width, size_t height) {
+  hip_hipMallocPitch_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMallocPitch, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, pitch, width, height);
+  }
+  return hip_traced_hipMallocPitch(tracer_real, __builtin_return_address(0), ptr, pitch, width,
+                                   height);
+}
+
+/* hipMemAllocPitch, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_real,
+                                              const void *tracer_caller, hipDeviceptr_t *dptr,
+                                              size_t *pitch, size_t widthInBytes, size_t height,
+                                              unsigned int elementSizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemAllocPitch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAllocPitch", (void **)&hip_real.hipMemAllocPitch);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
@@ -8712,18 +10563,33 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
   return tracer_args.tracer_result;
 }
 
-/* hipFree: hip/hip_runtime_api.h */
-hipError_t hipFree(void *ptr) {
-  hip_hipFree_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipFree, __ATOMIC_ACQUIRE);
+/* hipMemAllocPitch: hip/hip_runtime_api.h */
+hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInBytes, size_t height,
+                            unsigned int elementSizeBytes) {
+  hip_hipMemAllocPitch_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemAllocPitch, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
+  }
+  return hip_traced_hipMemAllocPitch(tracer_real, __builtin_return_address(0), dptr, pitch,
+                                     widthInBytes, height, elementSizeBytes);
+}
+
+/* hipFree, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tracer_caller,
+                                     void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFree", (void **)&hip_real.hipFree);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
@@ -8770,18 +10636,31 @@ hipError_t hipFree(void *ptr) {
   return tracer_args.tracer_result;
 }
 
-/* hipFreeHost: hip/hip_runtime_api.h */
-hipError_t hipFreeHost(void *ptr) {
-  hip_hipFreeHost_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipFreeHost, __ATOMIC_ACQUIRE);
+/* hipFree: hip/hip_runtime_api.h */
+hipError_t hipFree(void *ptr) {
+  hip_hipFree_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipFree, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr);
+  }
+  return hip_traced_hipFree(tracer_real, __builtin_return_address(0), ptr);
+}
+
+/* hipFreeHost, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const void *tracer_caller,
+                                         void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeHost", (void **)&hip_real.hipFreeHost);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
@@ -8828,18 +10707,31 @@ hipError_t hipFreeHost(void *ptr) {
   return tracer_args.tracer_result;
 }
 
-/* hipHostFree: hip/hip_runtime_api.h */
-hipError_t hipHostFree(void *ptr) {
-  hip_hipHostFree_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipHostFree, __ATOMIC_ACQUIRE);
+/* hipFreeHost: hip/hip_runtime_api.h */
+hipError_t hipFreeHost(void *ptr) {
+  hip_hipFreeHost_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipFreeHost, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr);
+  }
+  return hip_traced_hipFreeHost(tracer_real, __builtin_return_address(0), ptr);
+}
+
+/* hipHostFree, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const void *tracer_caller,
+                                         void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipHostFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostFree", (void **)&hip_real.hipHostFree);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
@@ -8886,18 +10778,32 @@ hipError_t hipHostFree(void *ptr) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy: hip/hip_runtime_api.h */
-hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind) {
-  hip_hipMemcpy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy, __ATOMIC_ACQUIRE);
+/* hipHostFree: hip/hip_runtime_api.h */
+hipError_t hipHostFree(void *ptr) {
+  hip_hipHostFree_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipHostFree, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr);
+  }
+  return hip_traced_hipHostFree(tracer_real, __builtin_return_address(0), ptr);
+}
+
+/* hipMemcpy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy(hip_hipMemcpy_fn *tracer_real, const void *tracer_caller,
+                                       void *dst, const void *src, size_t sizeBytes,
+                                       hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy", (void **)&hip_real.hipMemcpy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   hip_depth++;
@@ -8945,19 +10851,33 @@ hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyWithStream: hip/hip_runtime_api.h */
-hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind,
-                               hipStream_t stream) {
-  hip_hipMemcpyWithStream_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyWithStream, __ATOMIC_ACQUIRE);
+/* hipMemcpy: hip/hip_runtime_api.h */
+hipError_t hipMemcpy(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind) {
+  hip_hipMemcpy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, src, sizeBytes, kind);
+  }
+  return hip_traced_hipMemcpy(tracer_real, __builtin_return_address(0), dst, src, sizeBytes, kind);
+}
+
+/* hipMemcpyWithStream, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyWithStream(hip_hipMemcpyWithStream_fn *tracer_real,
+                                                 const void *tracer_caller, void *dst,
+                                                 const void *src, size_t sizeBytes,
+                                                 hipMemcpyKind kind, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyWithStream_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyWithStream", (void **)&hip_real.hipMemcpyWithStream);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -9007,18 +10927,34 @@ hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hip
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyHtoD: hip/hip_runtime_api.h */
-hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
-  hip_hipMemcpyHtoD_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyHtoD, __ATOMIC_ACQUIRE);
+/* hipMemcpyWithStream: hip/hip_runtime_api.h */
+hipError_t hipMemcpyWithStream(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind,
+                               hipStream_t stream) {
+  hip_hipMemcpyWithStream_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyWithStream, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, src, sizeBytes, kind, stream);
+  }
+  return hip_traced_hipMemcpyWithStream(tracer_real, __builtin_return_address(0), dst, src,
+                                        sizeBytes, kind, stream);
+}
+
+/* hipMemcpyHtoD, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyHtoD(hip_hipMemcpyHtoD_fn *tracer_real,
+                                           const void *tracer_caller, hipDeviceptr_t dst, void *src,
+                                           size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoD_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoD", (void **)&hip_real.hipMemcpyHtoD);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -9062,18 +10998,32 @@ hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyDtoH: hip/hip_runtime_api.h */
-hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
-  hip_hipMemcpyDtoH_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyDtoH, __ATOMIC_ACQUIRE);
+/* hipMemcpyHtoD: hip/hip_runtime_api.h */
+hipError_t hipMemcpyHtoD(hipDeviceptr_t dst, void *src, size_t sizeBytes) {
+  hip_hipMemcpyHtoD_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyHtoD, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, src, sizeBytes);
+  }
+  return hip_traced_hipMemcpyHtoD(tracer_real, __builtin_return_address(0), dst, src, sizeBytes);
+}
+
+/* hipMemcpyDtoH, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyDtoH(hip_hipMemcpyDtoH_fn *tracer_real,
+                                           const void *tracer_caller, void *dst, hipDeviceptr_t src,
+                                           size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoH_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoH", (void **)&hip_real.hipMemcpyDtoH);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -9117,18 +11067,32 @@ hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyDtoD: hip/hip_runtime_api.h */
-hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes) {
-  hip_hipMemcpyDtoD_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyDtoD, __ATOMIC_ACQUIRE);
+/* hipMemcpyDtoH: hip/hip_runtime_api.h */
+hipError_t hipMemcpyDtoH(void *dst, hipDeviceptr_t src, size_t sizeBytes) {
+  hip_hipMemcpyDtoH_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyDtoH, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, src, sizeBytes);
+  }
+  return hip_traced_hipMemcpyDtoH(tracer_real, __builtin_return_address(0), dst, src, sizeBytes);
+}
+
+/* hipMemcpyDtoD, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyDtoD(hip_hipMemcpyDtoD_fn *tracer_real,
+                                           const void *tracer_caller, hipDeviceptr_t dst,
+                                           hipDeviceptr_t src, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoD_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoD", (void **)&hip_real.hipMemcpyDtoD);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -9172,18 +11136,32 @@ hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeByte
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyHtoDAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, hipStream_t stream) {
-  hip_hipMemcpyHtoDAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyHtoDAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpyDtoD: hip/hip_runtime_api.h */
+hipError_t hipMemcpyDtoD(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes) {
+  hip_hipMemcpyDtoD_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyDtoD, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, src, sizeBytes);
+  }
+  return hip_traced_hipMemcpyDtoD(tracer_real, __builtin_return_address(0), dst, src, sizeBytes);
+}
+
+/* hipMemcpyHtoDAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyHtoDAsync(hip_hipMemcpyHtoDAsync_fn *tracer_real,
+                                                const void *tracer_caller, hipDeviceptr_t dst,
+                                                void *src, size_t sizeBytes, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoDAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoDAsync", (void **)&hip_real.hipMemcpyHtoDAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -9230,18 +11208,34 @@ hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, h
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyDtoHAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) {
-  hip_hipMemcpyDtoHAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyDtoHAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpyHtoDAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpyHtoDAsync(hipDeviceptr_t dst, void *src, size_t sizeBytes, hipStream_t stream) {
+  hip_hipMemcpyHtoDAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyHtoDAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, src, sizeBytes, stream);
+  }
+  return hip_traced_hipMemcpyHtoDAsync(tracer_real, __builtin_return_address(0), dst, src,
+                                       sizeBytes, stream);
+}
+
+/* hipMemcpyDtoHAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyDtoHAsync(hip_hipMemcpyDtoHAsync_fn *tracer_real,
+                                                const void *tracer_caller, void *dst,
+                                                hipDeviceptr_t src, size_t sizeBytes,
+                                                hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoHAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoHAsync", (void **)&hip_real.hipMemcpyDtoHAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -9288,19 +11282,34 @@ hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, h
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyDtoDAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes,
-                              hipStream_t stream) {
-  hip_hipMemcpyDtoDAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyDtoDAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpyDtoHAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpyDtoHAsync(void *dst, hipDeviceptr_t src, size_t sizeBytes, hipStream_t stream) {
+  hip_hipMemcpyDtoHAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyDtoHAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, src, sizeBytes, stream);
+  }
+  return hip_traced_hipMemcpyDtoHAsync(tracer_real, __builtin_return_address(0), dst, src,
+                                       sizeBytes, stream);
+}
+
+/* hipMemcpyDtoDAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyDtoDAsync(hip_hipMemcpyDtoDAsync_fn *tracer_real,
+                                                const void *tracer_caller, hipDeviceptr_t dst,
+                                                hipDeviceptr_t src, size_t sizeBytes,
+                                                hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyDtoDAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoDAsync", (void **)&hip_real.hipMemcpyDtoDAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -9347,19 +11356,34 @@ hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t siz
   return tracer_args.tracer_result;
 }
 
-/* hipModuleGetGlobal: hip/hip_runtime_api.h */
-hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod,
-                              const char *name) {
-  hip_hipModuleGetGlobal_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleGetGlobal, __ATOMIC_ACQUIRE);
+/* hipMemcpyDtoDAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpyDtoDAsync(hipDeviceptr_t dst, hipDeviceptr_t src, size_t sizeBytes,
+                              hipStream_t stream) {
+  hip_hipMemcpyDtoDAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyDtoDAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, src, sizeBytes, stream);
+  }
+  return hip_traced_hipMemcpyDtoDAsync(tracer_real, __builtin_return_address(0), dst, src,
+                                       sizeBytes, stream);
+}
+
+/* hipModuleGetGlobal, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *tracer_real,
+                                                const void *tracer_caller, hipDeviceptr_t *dptr,
+                                                size_t *bytes, hipModule_t hmod, const char *name) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetGlobal_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetGlobal", (void **)&hip_real.hipModuleGetGlobal);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
@@ -9415,18 +11439,34 @@ hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t h
   return tracer_args.tracer_result;
 }
 
-/* hipGetSymbolAddress: hip/hip_runtime_api.h */
-hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
-  hip_hipGetSymbolAddress_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetSymbolAddress, __ATOMIC_ACQUIRE);
+/* hipModuleGetGlobal: hip/hip_runtime_api.h */
+hipError_t hipModuleGetGlobal(hipDeviceptr_t *dptr, size_t *bytes, hipModule_t hmod,
+                              const char *name) {
+  hip_hipModuleGetGlobal_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleGetGlobal, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dptr, bytes, hmod, name);
+  }
+  return hip_traced_hipModuleGetGlobal(tracer_real, __builtin_return_address(0), dptr, bytes, hmod,
+                                       name);
+}
+
+/* hipGetSymbolAddress, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tracer_real,
+                                                 const void *tracer_caller, void **devPtr,
+                                                 const void *symbol) {
   if (!tracer_real)
     tracer_real = (hip_hipGetSymbolAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetSymbolAddress", (void **)&hip_real.hipGetSymbolAddress);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
@@ -9476,18 +11516,32 @@ hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
   return tracer_args.tracer_result;
 }
 
-/* hipGetSymbolSize: hip/hip_runtime_api.h */
-hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
-  hip_hipGetSymbolSize_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetSymbolSize, __ATOMIC_ACQUIRE);
+/* hipGetSymbolAddress: hip/hip_runtime_api.h */
+hipError_t hipGetSymbolAddress(void **devPtr, const void *symbol) {
+  hip_hipGetSymbolAddress_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetSymbolAddress, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(devPtr, symbol);
+  }
+  return hip_traced_hipGetSymbolAddress(tracer_real, __builtin_return_address(0), devPtr, symbol);
+}
+
+/* hipGetSymbolSize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_real,
+                                              const void *tracer_caller, size_t *size,
+                                              const void *symbol) {
   if (!tracer_real)
     tracer_real = (hip_hipGetSymbolSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetSymbolSize", (void **)&hip_real.hipGetSymbolSize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
@@ -9537,19 +11591,33 @@ hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyToSymbol: hip/hip_runtime_api.h */
-hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeBytes, size_t offset,
-                             hipMemcpyKind kind) {
-  hip_hipMemcpyToSymbol_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyToSymbol, __ATOMIC_ACQUIRE);
+/* hipGetSymbolSize: hip/hip_runtime_api.h */
+hipError_t hipGetSymbolSize(size_t *size, const void *symbol) {
+  hip_hipGetSymbolSize_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetSymbolSize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(size, symbol);
+  }
+  return hip_traced_hipGetSymbolSize(tracer_real, __builtin_return_address(0), size, symbol);
+}
+
+/* hipMemcpyToSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_real,
+                                               const void *tracer_caller, const void *symbol,
+                                               const void *src, size_t sizeBytes, size_t offset,
+                                               hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbol", (void **)&hip_real.hipMemcpyToSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
@@ -9606,19 +11674,36 @@ hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeByt
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyToSymbolAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t sizeBytes,
-                                  size_t offset, hipMemcpyKind kind, hipStream_t stream) {
-  hip_hipMemcpyToSymbolAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyToSymbolAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpyToSymbol: hip/hip_runtime_api.h */
+hipError_t hipMemcpyToSymbol(const void *symbol, const void *src, size_t sizeBytes, size_t offset,
+                             hipMemcpyKind kind) {
+  hip_hipMemcpyToSymbol_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyToSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(symbol, src, sizeBytes, offset, kind);
+  }
+  return hip_traced_hipMemcpyToSymbol(tracer_real, __builtin_return_address(0), symbol, src,
+                                      sizeBytes, offset, kind);
+}
+
+/* hipMemcpyToSymbolAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyToSymbolAsync(hip_hipMemcpyToSymbolAsync_fn *tracer_real,
+                                                    const void *tracer_caller, const void *symbol,
+                                                    const void *src, size_t sizeBytes,
+                                                    size_t offset, hipMemcpyKind kind,
+                                                    hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToSymbolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbolAsync", (void **)&hip_real.hipMemcpyToSymbolAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
@@ -9677,19 +11762,35 @@ hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t si
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyFromSymbol: hip/hip_runtime_api.h */
-hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, size_t offset,
-                               hipMemcpyKind kind) {
-  hip_hipMemcpyFromSymbol_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyFromSymbol, __ATOMIC_ACQUIRE);
+/* hipMemcpyToSymbolAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpyToSymbolAsync(const void *symbol, const void *src, size_t sizeBytes,
+                                  size_t offset, hipMemcpyKind kind, hipStream_t stream) {
+  hip_hipMemcpyToSymbolAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyToSymbolAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(symbol, src, sizeBytes, offset, kind, stream);
+  }
+  return hip_traced_hipMemcpyToSymbolAsync(tracer_real, __builtin_return_address(0), symbol, src,
+                                           sizeBytes, offset, kind, stream);
+}
+
+/* hipMemcpyFromSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tracer_real,
+                                                 const void *tracer_caller, void *dst,
+                                                 const void *symbol, size_t sizeBytes,
+                                                 size_t offset, hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbol", (void **)&hip_real.hipMemcpyFromSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
@@ -9746,19 +11847,36 @@ hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, 
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyFromSymbolAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBytes, size_t offset,
-                                    hipMemcpyKind kind, hipStream_t stream) {
-  hip_hipMemcpyFromSymbolAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyFromSymbolAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpyFromSymbol: hip/hip_runtime_api.h */
+hipError_t hipMemcpyFromSymbol(void *dst, const void *symbol, size_t sizeBytes, size_t offset,
+                               hipMemcpyKind kind) {
+  hip_hipMemcpyFromSymbol_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyFromSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, symbol, sizeBytes, offset, kind);
+  }
+  return hip_traced_hipMemcpyFromSymbol(tracer_real, __builtin_return_address(0), dst, symbol,
+                                        sizeBytes, offset, kind);
+}
+
+/* hipMemcpyFromSymbolAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyFromSymbolAsync(hip_hipMemcpyFromSymbolAsync_fn *tracer_real,
+                                                      const void *tracer_caller, void *dst,
+                                                      const void *symbol, size_t sizeBytes,
+                                                      size_t offset, hipMemcpyKind kind,
+                                                      hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromSymbolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbolAsync", (void **)&hip_real.hipMemcpyFromSymbolAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
@@ -9817,19 +11935,35 @@ hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBy
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind,
-                          hipStream_t stream) {
-  hip_hipMemcpyAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpyFromSymbolAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpyFromSymbolAsync(void *dst, const void *symbol, size_t sizeBytes, size_t offset,
+                                    hipMemcpyKind kind, hipStream_t stream) {
+  hip_hipMemcpyFromSymbolAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyFromSymbolAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
+  }
+  return hip_traced_hipMemcpyFromSymbolAsync(tracer_real, __builtin_return_address(0), dst, symbol,
+                                             sizeBytes, offset, kind, stream);
+}
+
+/* hipMemcpyAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyAsync(hip_hipMemcpyAsync_fn *tracer_real,
+                                            const void *tracer_caller, void *dst, const void *src,
+                                            size_t sizeBytes, hipMemcpyKind kind,
+                                            hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAsync", (void **)&hip_real.hipMemcpyAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -9879,18 +12013,33 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
   return tracer_args.tracer_result;
 }
 
-/* hipMemset: hip/hip_runtime_api.h */
-hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
-  hip_hipMemset_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemset, __ATOMIC_ACQUIRE);
+/* hipMemcpyAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcpyKind kind,
+                          hipStream_t stream) {
+  hip_hipMemcpyAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, src, sizeBytes, kind, stream);
+  }
+  return hip_traced_hipMemcpyAsync(tracer_real, __builtin_return_address(0), dst, src, sizeBytes,
+                                   kind, stream);
+}
+
+/* hipMemset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemset(hip_hipMemset_fn *tracer_real, const void *tracer_caller,
+                                       void *dst, int value, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset", (void **)&hip_real.hipMemset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes);
   }
   hip_depth++;
@@ -9934,18 +12083,31 @@ hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemsetD8: hip/hip_runtime_api.h */
-hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
-  hip_hipMemsetD8_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemsetD8, __ATOMIC_ACQUIRE);
+/* hipMemset: hip/hip_runtime_api.h */
+hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
+  hip_hipMemset_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, value, sizeBytes);
+  }
+  return hip_traced_hipMemset(tracer_real, __builtin_return_address(0), dst, value, sizeBytes);
+}
+
+/* hipMemsetD8, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const void *tracer_caller,
+                                         hipDeviceptr_t dest, unsigned char value, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD8_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD8", (void **)&hip_real.hipMemsetD8);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
@@ -9996,19 +12158,32 @@ hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemsetD8Async: hip/hip_runtime_api.h */
-hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t count,
-                            hipStream_t stream) {
-  hip_hipMemsetD8Async_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemsetD8Async, __ATOMIC_ACQUIRE);
+/* hipMemsetD8: hip/hip_runtime_api.h */
+hipError_t hipMemsetD8(hipDeviceptr_t dest, unsigned char value, size_t count) {
+  hip_hipMemsetD8_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemsetD8, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dest, value, count);
+  }
+  return hip_traced_hipMemsetD8(tracer_real, __builtin_return_address(0), dest, value, count);
+}
+
+/* hipMemsetD8Async, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_real,
+                                              const void *tracer_caller, hipDeviceptr_t dest,
+                                              unsigned char value, size_t count, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD8Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD8Async", (void **)&hip_real.hipMemsetD8Async);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
@@ -10062,18 +12237,34 @@ hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t cou
   return tracer_args.tracer_result;
 }
 
-/* hipMemsetD16: hip/hip_runtime_api.h */
-hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count) {
-  hip_hipMemsetD16_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemsetD16, __ATOMIC_ACQUIRE);
+/* hipMemsetD8Async: hip/hip_runtime_api.h */
+hipError_t hipMemsetD8Async(hipDeviceptr_t dest, unsigned char value, size_t count,
+                            hipStream_t stream) {
+  hip_hipMemsetD8Async_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemsetD8Async, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dest, value, count, stream);
+  }
+  return hip_traced_hipMemsetD8Async(tracer_real, __builtin_return_address(0), dest, value, count,
+                                     stream);
+}
+
+/* hipMemsetD16, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real,
+                                          const void *tracer_caller, hipDeviceptr_t dest,
+                                          unsigned short value, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD16_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD16", (void **)&hip_real.hipMemsetD16);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
@@ -10124,19 +12315,33 @@ hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count)
   return tracer_args.tracer_result;
 }
 
-/* hipMemsetD16Async: hip/hip_runtime_api.h */
-hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t count,
-                             hipStream_t stream) {
-  hip_hipMemsetD16Async_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemsetD16Async, __ATOMIC_ACQUIRE);
+/* hipMemsetD16: hip/hip_runtime_api.h */
+hipError_t hipMemsetD16(hipDeviceptr_t dest, unsigned short value, size_t count) {
+  hip_hipMemsetD16_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemsetD16, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dest, value, count);
+  }
+  return hip_traced_hipMemsetD16(tracer_real, __builtin_return_address(0), dest, value, count);
+}
+
+/* hipMemsetD16Async, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_real,
+                                               const void *tracer_caller, hipDeviceptr_t dest,
+                                               unsigned short value, size_t count,
+                                               hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD16Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD16Async", (void **)&hip_real.hipMemsetD16Async);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
@@ -10190,18 +12395,34 @@ hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t c
   return tracer_args.tracer_result;
 }
 
-/* hipMemsetD32: hip/hip_runtime_api.h */
-hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) {
-  hip_hipMemsetD32_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemsetD32, __ATOMIC_ACQUIRE);
+/* hipMemsetD16Async: hip/hip_runtime_api.h */
+hipError_t hipMemsetD16Async(hipDeviceptr_t dest, unsigned short value, size_t count,
+                             hipStream_t stream) {
+  hip_hipMemsetD16Async_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemsetD16Async, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dest, value, count, stream);
+  }
+  return hip_traced_hipMemsetD16Async(tracer_real, __builtin_return_address(0), dest, value, count,
+                                      stream);
+}
+
+/* hipMemsetD32, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real,
+                                          const void *tracer_caller, hipDeviceptr_t dest, int value,
+                                          size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD32", (void **)&hip_real.hipMemsetD32);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
@@ -10252,18 +12473,32 @@ hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemsetAsync: hip/hip_runtime_api.h */
-hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t stream) {
-  hip_hipMemsetAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemsetAsync, __ATOMIC_ACQUIRE);
+/* hipMemsetD32: hip/hip_runtime_api.h */
+hipError_t hipMemsetD32(hipDeviceptr_t dest, int value, size_t count) {
+  hip_hipMemsetD32_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemsetD32, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dest, value, count);
+  }
+  return hip_traced_hipMemsetD32(tracer_real, __builtin_return_address(0), dest, value, count);
+}
+
+/* hipMemsetAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemsetAsync(hip_hipMemsetAsync_fn *tracer_real,
+                                            const void *tracer_caller, void *dst, int value,
+                                            size_t sizeBytes, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetAsync", (void **)&hip_real.hipMemsetAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes, stream);
   }
   hip_depth++;
@@ -10310,18 +12545,33 @@ hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t st
   return tracer_args.tracer_result;
 }
 
-/* hipMemsetD32Async: hip/hip_runtime_api.h */
-hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) {
-  hip_hipMemsetD32Async_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemsetD32Async, __ATOMIC_ACQUIRE);
+/* hipMemsetAsync: hip/hip_runtime_api.h */
+hipError_t hipMemsetAsync(void *dst, int value, size_t sizeBytes, hipStream_t stream) {
+  hip_hipMemsetAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemsetAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, value, sizeBytes, stream);
+  }
+  return hip_traced_hipMemsetAsync(tracer_real, __builtin_return_address(0), dst, value, sizeBytes,
+                                   stream);
+}
+
+/* hipMemsetD32Async, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_real,
+                                               const void *tracer_caller, hipDeviceptr_t dst,
+                                               int value, size_t count, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemsetD32Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD32Async", (void **)&hip_real.hipMemsetD32Async);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
@@ -10375,18 +12625,33 @@ hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStr
   return tracer_args.tracer_result;
 }
 
-/* hipMemset2D: hip/hip_runtime_api.h */
-hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t height) {
-  hip_hipMemset2D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemset2D, __ATOMIC_ACQUIRE);
+/* hipMemsetD32Async: hip/hip_runtime_api.h */
+hipError_t hipMemsetD32Async(hipDeviceptr_t dst, int value, size_t count, hipStream_t stream) {
+  hip_hipMemsetD32Async_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemsetD32Async, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, value, count, stream);
+  }
+  return hip_traced_hipMemsetD32Async(tracer_real, __builtin_return_address(0), dst, value, count,
+                                      stream);
+}
+
+/* hipMemset2D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const void *tracer_caller,
+                                         void *dst, size_t pitch, int value, size_t width,
+                                         size_t height) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2D", (void **)&hip_real.hipMemset2D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
@@ -10442,19 +12707,34 @@ hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t 
   return tracer_args.tracer_result;
 }
 
-/* hipMemset2DAsync: hip/hip_runtime_api.h */
-hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, size_t height,
-                            hipStream_t stream) {
-  hip_hipMemset2DAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemset2DAsync, __ATOMIC_ACQUIRE);
+/* hipMemset2D: hip/hip_runtime_api.h */
+hipError_t hipMemset2D(void *dst, size_t pitch, int value, size_t width, size_t height) {
+  hip_hipMemset2D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemset2D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, pitch, value, width, height);
+  }
+  return hip_traced_hipMemset2D(tracer_real, __builtin_return_address(0), dst, pitch, value, width,
+                                height);
+}
+
+/* hipMemset2DAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_real,
+                                              const void *tracer_caller, void *dst, size_t pitch,
+                                              int value, size_t width, size_t height,
+                                              hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2DAsync", (void **)&hip_real.hipMemset2DAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
@@ -10513,18 +12793,33 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
   return tracer_args.tracer_result;
 }
 
-/* hipMemset3D: hip/hip_runtime_api.h */
-hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) {
-  hip_hipMemset3D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemset3D, __ATOMIC_ACQUIRE);
+/* hipMemset2DAsync: hip/hip_runtime_api.h */
+hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, size_t height,
+                            hipStream_t stream) {
+  hip_hipMemset2DAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemset2DAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, pitch, value, width, height, stream);
+  }
+  return hip_traced_hipMemset2DAsync(tracer_real, __builtin_return_address(0), dst, pitch, value,
+                                     width, height, stream);
+}
+
+/* hipMemset3D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemset3D(hip_hipMemset3D_fn *tracer_real, const void *tracer_caller,
+                                         hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3D", (void **)&hip_real.hipMemset3D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
@@ -10574,19 +12869,34 @@ hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent)
   return tracer_args.tracer_result;
 }
 
-/* hipMemset3DAsync: hip/hip_runtime_api.h */
-hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent,
-                            hipStream_t stream) {
-  hip_hipMemset3DAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemset3DAsync, __ATOMIC_ACQUIRE);
+/* hipMemset3D: hip/hip_runtime_api.h */
+hipError_t hipMemset3D(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) {
+  hip_hipMemset3D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemset3D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pitchedDevPtr, value, extent);
+  }
+  return hip_traced_hipMemset3D(tracer_real, __builtin_return_address(0), pitchedDevPtr, value,
+                                extent);
+}
+
+/* hipMemset3DAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              hipPitchedPtr pitchedDevPtr, int value,
+                                              hipExtent extent, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemset3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3DAsync", (void **)&hip_real.hipMemset3DAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
@@ -10638,18 +12948,33 @@ hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent ex
   return tracer_args.tracer_result;
 }
 
-/* hipMemGetInfo: hip/hip_runtime_api.h */
-hipError_t hipMemGetInfo(size_t *free, size_t *total) {
-  hip_hipMemGetInfo_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemGetInfo, __ATOMIC_ACQUIRE);
+/* hipMemset3DAsync: hip/hip_runtime_api.h */
+hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent extent,
+                            hipStream_t stream) {
+  hip_hipMemset3DAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemset3DAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pitchedDevPtr, value, extent, stream);
+  }
+  return hip_traced_hipMemset3DAsync(tracer_real, __builtin_return_address(0), pitchedDevPtr, value,
+                                     extent, stream);
+}
+
+/* hipMemGetInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real,
+                                           const void *tracer_caller, size_t *free, size_t *total) {
   if (!tracer_real)
     tracer_real = (hip_hipMemGetInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetInfo", (void **)&hip_real.hipMemGetInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
@@ -10700,18 +13025,31 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemPtrGetInfo: hip/hip_runtime_api.h */
-hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
-  hip_hipMemPtrGetInfo_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemPtrGetInfo, __ATOMIC_ACQUIRE);
+/* hipMemGetInfo: hip/hip_runtime_api.h */
+hipError_t hipMemGetInfo(size_t *free, size_t *total) {
+  hip_hipMemGetInfo_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemGetInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(free, total);
+  }
+  return hip_traced_hipMemGetInfo(tracer_real, __builtin_return_address(0), free, total);
+}
+
+/* hipMemPtrGetInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_real,
+                                              const void *tracer_caller, void *ptr, size_t *size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemPtrGetInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPtrGetInfo", (void **)&hip_real.hipMemPtrGetInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
@@ -10761,19 +13099,33 @@ hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
   return tracer_args.tracer_result;
 }
 
-/* hipMallocArray: hip/hip_runtime_api.h */
-hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, size_t width,
-                          size_t height, unsigned int flags) {
-  hip_hipMallocArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMallocArray, __ATOMIC_ACQUIRE);
+/* hipMemPtrGetInfo: hip/hip_runtime_api.h */
+hipError_t hipMemPtrGetInfo(void *ptr, size_t *size) {
+  hip_hipMemPtrGetInfo_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemPtrGetInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, size);
+  }
+  return hip_traced_hipMemPtrGetInfo(tracer_real, __builtin_return_address(0), ptr, size);
+}
+
+/* hipMallocArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real,
+                                            const void *tracer_caller, hipArray **array,
+                                            const hipChannelFormatDesc *desc, size_t width,
+                                            size_t height, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocArray", (void **)&hip_real.hipMallocArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
@@ -10830,18 +13182,34 @@ hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, si
   return tracer_args.tracer_result;
 }
 
-/* hipArrayCreate: hip/hip_runtime_api.h */
-hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAllocateArray) {
-  hip_hipArrayCreate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipArrayCreate, __ATOMIC_ACQUIRE);
+/* hipMallocArray: hip/hip_runtime_api.h */
+hipError_t hipMallocArray(hipArray **array, const hipChannelFormatDesc *desc, size_t width,
+                          size_t height, unsigned int flags) {
+  hip_hipMallocArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMallocArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(array, desc, width, height, flags);
+  }
+  return hip_traced_hipMallocArray(tracer_real, __builtin_return_address(0), array, desc, width,
+                                   height, flags);
+}
+
+/* hipArrayCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real,
+                                            const void *tracer_caller, hipArray **pHandle,
+                                            const HIP_ARRAY_DESCRIPTOR *pAllocateArray) {
   if (!tracer_real)
     tracer_real = (hip_hipArrayCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArrayCreate", (void **)&hip_real.hipArrayCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
@@ -10891,18 +13259,32 @@ hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAlloc
   return tracer_args.tracer_result;
 }
 
-/* hipArrayDestroy: hip/hip_runtime_api.h */
-hipError_t hipArrayDestroy(hipArray *array) {
-  hip_hipArrayDestroy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipArrayDestroy, __ATOMIC_ACQUIRE);
+/* hipArrayCreate: hip/hip_runtime_api.h */
+hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAllocateArray) {
+  hip_hipArrayCreate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipArrayCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pHandle, pAllocateArray);
+  }
+  return hip_traced_hipArrayCreate(tracer_real, __builtin_return_address(0), pHandle,
+                                   pAllocateArray);
+}
+
+/* hipArrayDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real,
+                                             const void *tracer_caller, hipArray *array) {
   if (!tracer_real)
     tracer_real = (hip_hipArrayDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArrayDestroy", (void **)&hip_real.hipArrayDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
@@ -10949,18 +13331,32 @@ hipError_t hipArrayDestroy(hipArray *array) {
   return tracer_args.tracer_result;
 }
 
-/* hipArray3DCreate: hip/hip_runtime_api.h */
-hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray) {
-  hip_hipArray3DCreate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipArray3DCreate, __ATOMIC_ACQUIRE);
+/* hipArrayDestroy: hip/hip_runtime_api.h */
+hipError_t hipArrayDestroy(hipArray *array) {
+  hip_hipArrayDestroy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipArrayDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(array);
+  }
+  return hip_traced_hipArrayDestroy(tracer_real, __builtin_return_address(0), array);
+}
+
+/* hipArray3DCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_real,
+                                              const void *tracer_caller, hipArray **array,
+                                              const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray) {
   if (!tracer_real)
     tracer_real = (hip_hipArray3DCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArray3DCreate", (void **)&hip_real.hipArray3DCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
@@ -11010,18 +13406,32 @@ hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAll
   return tracer_args.tracer_result;
 }
 
-/* hipMalloc3D: hip/hip_runtime_api.h */
-hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
-  hip_hipMalloc3D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMalloc3D, __ATOMIC_ACQUIRE);
+/* hipArray3DCreate: hip/hip_runtime_api.h */
+hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray) {
+  hip_hipArray3DCreate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipArray3DCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(array, pAllocateArray);
+  }
+  return hip_traced_hipArray3DCreate(tracer_real, __builtin_return_address(0), array,
+                                     pAllocateArray);
+}
+
+/* hipMalloc3D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc3D_fn *tracer_real, const void *tracer_caller,
+                                         hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
   if (!tracer_real)
     tracer_real = (hip_hipMalloc3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc3D", (void **)&hip_real.hipMalloc3D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
@@ -11069,18 +13479,31 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
   return tracer_args.tracer_result;
 }
 
-/* hipFreeArray: hip/hip_runtime_api.h */
-hipError_t hipFreeArray(hipArray *array) {
-  hip_hipFreeArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipFreeArray, __ATOMIC_ACQUIRE);
+/* hipMalloc3D: hip/hip_runtime_api.h */
+hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
+  hip_hipMalloc3D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMalloc3D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pitchedDevPtr, extent);
+  }
+  return hip_traced_hipMalloc3D(tracer_real, __builtin_return_address(0), pitchedDevPtr, extent);
+}
+
+/* hipFreeArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real,
+                                          const void *tracer_caller, hipArray *array) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeArray", (void **)&hip_real.hipFreeArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
@@ -11127,18 +13550,32 @@ hipError_t hipFreeArray(hipArray *array) {
   return tracer_args.tracer_result;
 }
 
-/* hipFreeMipmappedArray: hip/hip_runtime_api.h */
-hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) {
-  hip_hipFreeMipmappedArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipFreeMipmappedArray, __ATOMIC_ACQUIRE);
+/* hipFreeArray: hip/hip_runtime_api.h */
+hipError_t hipFreeArray(hipArray *array) {
+  hip_hipFreeArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipFreeArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(array);
+  }
+  return hip_traced_hipFreeArray(tracer_real, __builtin_return_address(0), array);
+}
+
+/* hipFreeMipmappedArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   hipMipmappedArray_t mipmappedArray) {
   if (!tracer_real)
     tracer_real = (hip_hipFreeMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeMipmappedArray", (void **)&hip_real.hipFreeMipmappedArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
@@ -11185,19 +13622,33 @@ hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) {
   return tracer_args.tracer_result;
 }
 
-/* hipMalloc3DArray: hip/hip_runtime_api.h */
-hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc *desc,
-                            struct hipExtent extent, unsigned int flags) {
-  hip_hipMalloc3DArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMalloc3DArray, __ATOMIC_ACQUIRE);
+/* hipFreeMipmappedArray: hip/hip_runtime_api.h */
+hipError_t hipFreeMipmappedArray(hipMipmappedArray_t mipmappedArray) {
+  hip_hipFreeMipmappedArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipFreeMipmappedArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mipmappedArray);
+  }
+  return hip_traced_hipFreeMipmappedArray(tracer_real, __builtin_return_address(0), mipmappedArray);
+}
+
+/* hipMalloc3DArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_real,
+                                              const void *tracer_caller, hipArray **array,
+                                              const struct hipChannelFormatDesc *desc,
+                                              struct hipExtent extent, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMalloc3DArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc3DArray", (void **)&hip_real.hipMalloc3DArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
@@ -11251,20 +13702,37 @@ hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc 
   return tracer_args.tracer_result;
 }
 
-/* hipMallocMipmappedArray: hip/hip_runtime_api.h */
-hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
-                                   const struct hipChannelFormatDesc *desc, struct hipExtent extent,
-                                   unsigned int numLevels, unsigned int flags) {
-  hip_hipMallocMipmappedArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMallocMipmappedArray, __ATOMIC_ACQUIRE);
+/* hipMalloc3DArray: hip/hip_runtime_api.h */
+hipError_t hipMalloc3DArray(hipArray **array, const struct hipChannelFormatDesc *desc,
+                            struct hipExtent extent, unsigned int flags) {
+  hip_hipMalloc3DArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMalloc3DArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(array, desc, extent, flags);
+  }
+  return hip_traced_hipMalloc3DArray(tracer_real, __builtin_return_address(0), array, desc, extent,
+                                     flags);
+}
+
+/* hipMallocMipmappedArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     hipMipmappedArray_t *mipmappedArray,
+                                                     const struct hipChannelFormatDesc *desc,
+                                                     struct hipExtent extent,
+                                                     unsigned int numLevels, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMallocMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocMipmappedArray", (void **)&hip_real.hipMallocMipmappedArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
@@ -11321,19 +13789,37 @@ hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
   return tracer_args.tracer_result;
 }
 
-/* hipGetMipmappedArrayLevel: hip/hip_runtime_api.h */
-hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
-                                     hipMipmappedArray_const_t mipmappedArray, unsigned int level) {
-  hip_hipGetMipmappedArrayLevel_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetMipmappedArrayLevel, __ATOMIC_ACQUIRE);
+/* hipMallocMipmappedArray: hip/hip_runtime_api.h */
+hipError_t hipMallocMipmappedArray(hipMipmappedArray_t *mipmappedArray,
+                                   const struct hipChannelFormatDesc *desc, struct hipExtent extent,
+                                   unsigned int numLevels, unsigned int flags) {
+  hip_hipMallocMipmappedArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMallocMipmappedArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
+  }
+  return hip_traced_hipMallocMipmappedArray(tracer_real, __builtin_return_address(0),
+                                            mipmappedArray, desc, extent, numLevels, flags);
+}
+
+/* hipGetMipmappedArrayLevel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayLevel_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       hipArray_t *levelArray,
+                                                       hipMipmappedArray_const_t mipmappedArray,
+                                                       unsigned int level) {
   if (!tracer_real)
     tracer_real = (hip_hipGetMipmappedArrayLevel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetMipmappedArrayLevel", (void **)&hip_real.hipGetMipmappedArrayLevel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
@@ -11386,19 +13872,34 @@ hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy2D: hip/hip_runtime_api.h */
-hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                       size_t height, hipMemcpyKind kind) {
-  hip_hipMemcpy2D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy2D, __ATOMIC_ACQUIRE);
+/* hipGetMipmappedArrayLevel: hip/hip_runtime_api.h */
+hipError_t hipGetMipmappedArrayLevel(hipArray_t *levelArray,
+                                     hipMipmappedArray_const_t mipmappedArray, unsigned int level) {
+  hip_hipGetMipmappedArrayLevel_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetMipmappedArrayLevel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(levelArray, mipmappedArray, level);
+  }
+  return hip_traced_hipGetMipmappedArrayLevel(tracer_real, __builtin_return_address(0), levelArray,
+                                              mipmappedArray, level);
+}
+
+/* hipMemcpy2D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const void *tracer_caller,
+                                         void *dst, size_t dpitch, const void *src, size_t spitch,
+                                         size_t width, size_t height, hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2D", (void **)&hip_real.hipMemcpy2D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
@@ -11459,18 +13960,33 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyParam2D: hip/hip_runtime_api.h */
-hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
-  hip_hipMemcpyParam2D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyParam2D, __ATOMIC_ACQUIRE);
+/* hipMemcpy2D: hip/hip_runtime_api.h */
+hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                       size_t height, hipMemcpyKind kind) {
+  hip_hipMemcpy2D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy2D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, dpitch, src, spitch, width, height, kind);
+  }
+  return hip_traced_hipMemcpy2D(tracer_real, __builtin_return_address(0), dst, dpitch, src, spitch,
+                                width, height, kind);
+}
+
+/* hipMemcpyParam2D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_real,
+                                              const void *tracer_caller, const hip_Memcpy2D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyParam2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyParam2D", (void **)&hip_real.hipMemcpyParam2D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
@@ -11517,18 +14033,32 @@ hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyParam2DAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) {
-  hip_hipMemcpyParam2DAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyParam2DAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpyParam2D: hip/hip_runtime_api.h */
+hipError_t hipMemcpyParam2D(const hip_Memcpy2D *pCopy) {
+  hip_hipMemcpyParam2D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyParam2D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pCopy);
+  }
+  return hip_traced_hipMemcpyParam2D(tracer_real, __builtin_return_address(0), pCopy);
+}
+
+/* hipMemcpyParam2DAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   const hip_Memcpy2D *pCopy, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyParam2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyParam2DAsync", (void **)&hip_real.hipMemcpyParam2DAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
@@ -11577,19 +14107,33 @@ hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) 
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy2DAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
-                            size_t height, hipMemcpyKind kind, hipStream_t stream) {
-  hip_hipMemcpy2DAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy2DAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpyParam2DAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpyParam2DAsync(const hip_Memcpy2D *pCopy, hipStream_t stream) {
+  hip_hipMemcpyParam2DAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyParam2DAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pCopy, stream);
+  }
+  return hip_traced_hipMemcpyParam2DAsync(tracer_real, __builtin_return_address(0), pCopy, stream);
+}
+
+/* hipMemcpy2DAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_real,
+                                              const void *tracer_caller, void *dst, size_t dpitch,
+                                              const void *src, size_t spitch, size_t width,
+                                              size_t height, hipMemcpyKind kind, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DAsync", (void **)&hip_real.hipMemcpy2DAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
@@ -11652,19 +14196,36 @@ hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t sp
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy2DToArray: hip/hip_runtime_api.h */
-hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, const void *src,
-                              size_t spitch, size_t width, size_t height, hipMemcpyKind kind) {
-  hip_hipMemcpy2DToArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy2DToArray, __ATOMIC_ACQUIRE);
+/* hipMemcpy2DAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                            size_t height, hipMemcpyKind kind, hipStream_t stream) {
+  hip_hipMemcpy2DAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy2DAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
+  }
+  return hip_traced_hipMemcpy2DAsync(tracer_real, __builtin_return_address(0), dst, dpitch, src,
+                                     spitch, width, height, kind, stream);
+}
+
+/* hipMemcpy2DToArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *tracer_real,
+                                                const void *tracer_caller, hipArray *dst,
+                                                size_t wOffset, size_t hOffset, const void *src,
+                                                size_t spitch, size_t width, size_t height,
+                                                hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArray", (void **)&hip_real.hipMemcpy2DToArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
@@ -11727,20 +14288,37 @@ hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, con
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy2DToArrayAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset, const void *src,
-                                   size_t spitch, size_t width, size_t height, hipMemcpyKind kind,
-                                   hipStream_t stream) {
-  hip_hipMemcpy2DToArrayAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy2DToArrayAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpy2DToArray: hip/hip_runtime_api.h */
+hipError_t hipMemcpy2DToArray(hipArray *dst, size_t wOffset, size_t hOffset, const void *src,
+                              size_t spitch, size_t width, size_t height, hipMemcpyKind kind) {
+  hip_hipMemcpy2DToArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy2DToArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
+  }
+  return hip_traced_hipMemcpy2DToArray(tracer_real, __builtin_return_address(0), dst, wOffset,
+                                       hOffset, src, spitch, width, height, kind);
+}
+
+/* hipMemcpy2DToArrayAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync_fn *tracer_real,
+                                                     const void *tracer_caller, hipArray *dst,
+                                                     size_t wOffset, size_t hOffset,
+                                                     const void *src, size_t spitch, size_t width,
+                                                     size_t height, hipMemcpyKind kind,
+                                                     hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DToArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArrayAsync", (void **)&hip_real.hipMemcpy2DToArrayAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
@@ -11805,19 +14383,36 @@ hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyToArray: hip/hip_runtime_api.h */
-hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const void *src,
-                            size_t count, hipMemcpyKind kind) {
-  hip_hipMemcpyToArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyToArray, __ATOMIC_ACQUIRE);
+/* hipMemcpy2DToArrayAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpy2DToArrayAsync(hipArray *dst, size_t wOffset, size_t hOffset, const void *src,
+                                   size_t spitch, size_t width, size_t height, hipMemcpyKind kind,
+                                   hipStream_t stream) {
+  hip_hipMemcpy2DToArrayAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy2DToArrayAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
+  }
+  return hip_traced_hipMemcpy2DToArrayAsync(tracer_real, __builtin_return_address(0), dst, wOffset,
+                                            hOffset, src, spitch, width, height, kind, stream);
+}
+
+/* hipMemcpyToArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_real,
+                                              const void *tracer_caller, hipArray *dst,
+                                              size_t wOffset, size_t hOffset, const void *src,
+                                              size_t count, hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToArray", (void **)&hip_real.hipMemcpyToArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
@@ -11875,19 +14470,35 @@ hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyFromArray: hip/hip_runtime_api.h */
-hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffset, size_t hOffset,
-                              size_t count, hipMemcpyKind kind) {
-  hip_hipMemcpyFromArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyFromArray, __ATOMIC_ACQUIRE);
+/* hipMemcpyToArray: hip/hip_runtime_api.h */
+hipError_t hipMemcpyToArray(hipArray *dst, size_t wOffset, size_t hOffset, const void *src,
+                            size_t count, hipMemcpyKind kind) {
+  hip_hipMemcpyToArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyToArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, wOffset, hOffset, src, count, kind);
+  }
+  return hip_traced_hipMemcpyToArray(tracer_real, __builtin_return_address(0), dst, wOffset,
+                                     hOffset, src, count, kind);
+}
+
+/* hipMemcpyFromArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *tracer_real,
+                                                const void *tracer_caller, void *dst,
+                                                hipArray_const_t srcArray, size_t wOffset,
+                                                size_t hOffset, size_t count, hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyFromArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromArray", (void **)&hip_real.hipMemcpyFromArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
@@ -11946,19 +14557,36 @@ hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffs
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy2DFromArray: hip/hip_runtime_api.h */
-hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
-                                size_t hOffset, size_t width, size_t height, hipMemcpyKind kind) {
-  hip_hipMemcpy2DFromArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy2DFromArray, __ATOMIC_ACQUIRE);
+/* hipMemcpyFromArray: hip/hip_runtime_api.h */
+hipError_t hipMemcpyFromArray(void *dst, hipArray_const_t srcArray, size_t wOffset, size_t hOffset,
+                              size_t count, hipMemcpyKind kind) {
+  hip_hipMemcpyFromArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyFromArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
+  }
+  return hip_traced_hipMemcpyFromArray(tracer_real, __builtin_return_address(0), dst, srcArray,
+                                       wOffset, hOffset, count, kind);
+}
+
+/* hipMemcpy2DFromArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *tracer_real,
+                                                  const void *tracer_caller, void *dst,
+                                                  size_t dpitch, hipArray_const_t src,
+                                                  size_t wOffset, size_t hOffset, size_t width,
+                                                  size_t height, hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArray", (void **)&hip_real.hipMemcpy2DFromArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
@@ -12021,20 +14649,37 @@ hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, 
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy2DFromArrayAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
-                                     size_t hOffset, size_t width, size_t height,
-                                     hipMemcpyKind kind, hipStream_t stream) {
-  hip_hipMemcpy2DFromArrayAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy2DFromArrayAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpy2DFromArray: hip/hip_runtime_api.h */
+hipError_t hipMemcpy2DFromArray(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
+                                size_t hOffset, size_t width, size_t height, hipMemcpyKind kind) {
+  hip_hipMemcpy2DFromArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy2DFromArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
+  }
+  return hip_traced_hipMemcpy2DFromArray(tracer_real, __builtin_return_address(0), dst, dpitch, src,
+                                         wOffset, hOffset, width, height, kind);
+}
+
+/* hipMemcpy2DFromArrayAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy2DFromArrayAsync(hip_hipMemcpy2DFromArrayAsync_fn *tracer_real,
+                                                       const void *tracer_caller, void *dst,
+                                                       size_t dpitch, hipArray_const_t src,
+                                                       size_t wOffset, size_t hOffset, size_t width,
+                                                       size_t height, hipMemcpyKind kind,
+                                                       hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy2DFromArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArrayAsync", (void **)&hip_real.hipMemcpy2DFromArrayAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
@@ -12100,18 +14745,35 @@ hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t 
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyAtoH: hip/hip_runtime_api.h */
-hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t count) {
-  hip_hipMemcpyAtoH_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyAtoH, __ATOMIC_ACQUIRE);
+/* hipMemcpy2DFromArrayAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpy2DFromArrayAsync(void *dst, size_t dpitch, hipArray_const_t src, size_t wOffset,
+                                     size_t hOffset, size_t width, size_t height,
+                                     hipMemcpyKind kind, hipStream_t stream) {
+  hip_hipMemcpy2DFromArrayAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy2DFromArrayAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
+  }
+  return hip_traced_hipMemcpy2DFromArrayAsync(tracer_real, __builtin_return_address(0), dst, dpitch,
+                                              src, wOffset, hOffset, width, height, kind, stream);
+}
+
+/* hipMemcpyAtoH, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real,
+                                           const void *tracer_caller, void *dst, hipArray *srcArray,
+                                           size_t srcOffset, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyAtoH_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAtoH", (void **)&hip_real.hipMemcpyAtoH);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, srcOffset, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
@@ -12165,18 +14827,33 @@ hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyHtoA: hip/hip_runtime_api.h */
-hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHost, size_t count) {
-  hip_hipMemcpyHtoA_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyHtoA, __ATOMIC_ACQUIRE);
+/* hipMemcpyAtoH: hip/hip_runtime_api.h */
+hipError_t hipMemcpyAtoH(void *dst, hipArray *srcArray, size_t srcOffset, size_t count) {
+  hip_hipMemcpyAtoH_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyAtoH, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, srcArray, srcOffset, count);
+  }
+  return hip_traced_hipMemcpyAtoH(tracer_real, __builtin_return_address(0), dst, srcArray,
+                                  srcOffset, count);
+}
+
+/* hipMemcpyHtoA, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real,
+                                           const void *tracer_caller, hipArray *dstArray,
+                                           size_t dstOffset, const void *srcHost, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyHtoA_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoA", (void **)&hip_real.hipMemcpyHtoA);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
@@ -12230,18 +14907,32 @@ hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHo
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy3D: hip/hip_runtime_api.h */
-hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
-  hip_hipMemcpy3D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy3D, __ATOMIC_ACQUIRE);
+/* hipMemcpyHtoA: hip/hip_runtime_api.h */
+hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHost, size_t count) {
+  hip_hipMemcpyHtoA_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyHtoA, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dstArray, dstOffset, srcHost, count);
+  }
+  return hip_traced_hipMemcpyHtoA(tracer_real, __builtin_return_address(0), dstArray, dstOffset,
+                                  srcHost, count);
+}
+
+/* hipMemcpy3D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const void *tracer_caller,
+                                         const struct hipMemcpy3DParms *p) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3D", (void **)&hip_real.hipMemcpy3D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
@@ -12288,18 +14979,32 @@ hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpy3DAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream) {
-  hip_hipMemcpy3DAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpy3DAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpy3D: hip/hip_runtime_api.h */
+hipError_t hipMemcpy3D(const struct hipMemcpy3DParms *p) {
+  hip_hipMemcpy3D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy3D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(p);
+  }
+  return hip_traced_hipMemcpy3D(tracer_real, __builtin_return_address(0), p);
+}
+
+/* hipMemcpy3DAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              const struct hipMemcpy3DParms *p, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpy3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3DAsync", (void **)&hip_real.hipMemcpy3DAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
@@ -12348,18 +15053,31 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream
   return tracer_args.tracer_result;
 }
 
-/* hipDrvMemcpy3D: hip/hip_runtime_api.h */
-hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
-  hip_hipDrvMemcpy3D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDrvMemcpy3D, __ATOMIC_ACQUIRE);
+/* hipMemcpy3DAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream) {
+  hip_hipMemcpy3DAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpy3DAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(p, stream);
+  }
+  return hip_traced_hipMemcpy3DAsync(tracer_real, __builtin_return_address(0), p, stream);
+}
+
+/* hipDrvMemcpy3D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real,
+                                            const void *tracer_caller, const HIP_MEMCPY3D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy3D", (void **)&hip_real.hipDrvMemcpy3D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
@@ -12406,18 +15124,32 @@ hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
   return tracer_args.tracer_result;
 }
 
-/* hipDrvMemcpy3DAsync: hip/hip_runtime_api.h */
-hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
-  hip_hipDrvMemcpy3DAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDrvMemcpy3DAsync, __ATOMIC_ACQUIRE);
+/* hipDrvMemcpy3D: hip/hip_runtime_api.h */
+hipError_t hipDrvMemcpy3D(const HIP_MEMCPY3D *pCopy) {
+  hip_hipDrvMemcpy3D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDrvMemcpy3D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pCopy);
+  }
+  return hip_traced_hipDrvMemcpy3D(tracer_real, __builtin_return_address(0), pCopy);
+}
+
+/* hipDrvMemcpy3DAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy3DAsync", (void **)&hip_real.hipDrvMemcpy3DAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
@@ -12466,18 +15198,32 @@ hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceCanAccessPeer: hip/hip_runtime_api.h */
-hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) {
-  hip_hipDeviceCanAccessPeer_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceCanAccessPeer, __ATOMIC_ACQUIRE);
+/* hipDrvMemcpy3DAsync: hip/hip_runtime_api.h */
+hipError_t hipDrvMemcpy3DAsync(const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
+  hip_hipDrvMemcpy3DAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDrvMemcpy3DAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pCopy, stream);
+  }
+  return hip_traced_hipDrvMemcpy3DAsync(tracer_real, __builtin_return_address(0), pCopy, stream);
+}
+
+/* hipDeviceCanAccessPeer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_fn *tracer_real,
+                                                    const void *tracer_caller, int *canAccessPeer,
+                                                    int deviceId, int peerDeviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceCanAccessPeer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceCanAccessPeer", (void **)&hip_real.hipDeviceCanAccessPeer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, deviceId, peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
@@ -12530,18 +15276,33 @@ hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDevi
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceEnablePeerAccess: hip/hip_runtime_api.h */
-hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
-  hip_hipDeviceEnablePeerAccess_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceEnablePeerAccess, __ATOMIC_ACQUIRE);
+/* hipDeviceCanAccessPeer: hip/hip_runtime_api.h */
+hipError_t hipDeviceCanAccessPeer(int *canAccessPeer, int deviceId, int peerDeviceId) {
+  hip_hipDeviceCanAccessPeer_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceCanAccessPeer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(canAccessPeer, deviceId, peerDeviceId);
+  }
+  return hip_traced_hipDeviceCanAccessPeer(tracer_real, __builtin_return_address(0), canAccessPeer,
+                                           deviceId, peerDeviceId);
+}
+
+/* hipDeviceEnablePeerAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAccess_fn *tracer_real,
+                                                       const void *tracer_caller, int peerDeviceId,
+                                                       unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceEnablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceEnablePeerAccess", (void **)&hip_real.hipDeviceEnablePeerAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
@@ -12590,18 +15351,32 @@ hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipDeviceDisablePeerAccess: hip/hip_runtime_api.h */
-hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
-  hip_hipDeviceDisablePeerAccess_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDeviceDisablePeerAccess, __ATOMIC_ACQUIRE);
+/* hipDeviceEnablePeerAccess: hip/hip_runtime_api.h */
+hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
+  hip_hipDeviceEnablePeerAccess_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceEnablePeerAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(peerDeviceId, flags);
+  }
+  return hip_traced_hipDeviceEnablePeerAccess(tracer_real, __builtin_return_address(0),
+                                              peerDeviceId, flags);
+}
+
+/* hipDeviceDisablePeerAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeerAccess_fn *tracer_real,
+                                                        const void *tracer_caller, int peerDeviceId) {
   if (!tracer_real)
     tracer_real = (hip_hipDeviceDisablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceDisablePeerAccess", (void **)&hip_real.hipDeviceDisablePeerAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
@@ -12648,18 +15423,33 @@ hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemGetAddressRange: hip/hip_runtime_api.h */
-hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr) {
-  hip_hipMemGetAddressRange_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemGetAddressRange, __ATOMIC_ACQUIRE);
+/* hipDeviceDisablePeerAccess: hip/hip_runtime_api.h */
+hipError_t hipDeviceDisablePeerAccess(int peerDeviceId) {
+  hip_hipDeviceDisablePeerAccess_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDeviceDisablePeerAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(peerDeviceId);
+  }
+  return hip_traced_hipDeviceDisablePeerAccess(tracer_real, __builtin_return_address(0),
+                                               peerDeviceId);
+}
+
+/* hipMemGetAddressRange, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn *tracer_real,
+                                                   const void *tracer_caller, hipDeviceptr_t *pbase,
+                                                   size_t *psize, hipDeviceptr_t dptr) {
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAddressRange_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAddressRange", (void **)&hip_real.hipMemGetAddressRange);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pbase, psize, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
@@ -12712,19 +15502,33 @@ hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDevice
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyPeer: hip/hip_runtime_api.h */
-hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId,
-                         size_t sizeBytes) {
-  hip_hipMemcpyPeer_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyPeer, __ATOMIC_ACQUIRE);
+/* hipMemGetAddressRange: hip/hip_runtime_api.h */
+hipError_t hipMemGetAddressRange(hipDeviceptr_t *pbase, size_t *psize, hipDeviceptr_t dptr) {
+  hip_hipMemGetAddressRange_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemGetAddressRange, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pbase, psize, dptr);
+  }
+  return hip_traced_hipMemGetAddressRange(tracer_real, __builtin_return_address(0), pbase, psize,
+                                          dptr);
+}
+
+/* hipMemcpyPeer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real,
+                                           const void *tracer_caller, void *dst, int dstDeviceId,
+                                           const void *src, int srcDeviceId, size_t sizeBytes) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyPeer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyPeer", (void **)&hip_real.hipMemcpyPeer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
@@ -12780,19 +15584,35 @@ hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDev
   return tracer_args.tracer_result;
 }
 
-/* hipMemcpyPeerAsync: hip/hip_runtime_api.h */
-hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int srcDevice,
-                              size_t sizeBytes, hipStream_t stream) {
-  hip_hipMemcpyPeerAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemcpyPeerAsync, __ATOMIC_ACQUIRE);
+/* hipMemcpyPeer: hip/hip_runtime_api.h */
+hipError_t hipMemcpyPeer(void *dst, int dstDeviceId, const void *src, int srcDeviceId,
+                         size_t sizeBytes) {
+  hip_hipMemcpyPeer_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyPeer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
+  }
+  return hip_traced_hipMemcpyPeer(tracer_real, __builtin_return_address(0), dst, dstDeviceId, src,
+                                  srcDeviceId, sizeBytes);
+}
+
+/* hipMemcpyPeerAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *tracer_real,
+                                                const void *tracer_caller, void *dst,
+                                                int dstDeviceId, const void *src, int srcDevice,
+                                                size_t sizeBytes, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemcpyPeerAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyPeerAsync", (void **)&hip_real.hipMemcpyPeerAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
@@ -12851,18 +15671,34 @@ hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int s
   return tracer_args.tracer_result;
 }
 
-/* hipCtxCreate: hip/hip_runtime_api.h */
-hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
-  hip_hipCtxCreate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxCreate, __ATOMIC_ACQUIRE);
+/* hipMemcpyPeerAsync: hip/hip_runtime_api.h */
+hipError_t hipMemcpyPeerAsync(void *dst, int dstDeviceId, const void *src, int srcDevice,
+                              size_t sizeBytes, hipStream_t stream) {
+  hip_hipMemcpyPeerAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemcpyPeerAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
+  }
+  return hip_traced_hipMemcpyPeerAsync(tracer_real, __builtin_return_address(0), dst, dstDeviceId,
+                                       src, srcDevice, sizeBytes, stream);
+}
+
+/* hipCtxCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real,
+                                          const void *tracer_caller, hipCtx_t *ctx,
+                                          unsigned int flags, hipDevice_t device) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxCreate", (void **)&hip_real.hipCtxCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx, flags, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
@@ -12914,18 +15750,31 @@ hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxDestroy: hip/hip_runtime_api.h */
-hipError_t hipCtxDestroy(hipCtx_t ctx) {
-  hip_hipCtxDestroy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxDestroy, __ATOMIC_ACQUIRE);
+/* hipCtxCreate: hip/hip_runtime_api.h */
+hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
+  hip_hipCtxCreate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ctx, flags, device);
+  }
+  return hip_traced_hipCtxCreate(tracer_real, __builtin_return_address(0), ctx, flags, device);
+}
+
+/* hipCtxDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real,
+                                           const void *tracer_caller, hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxDestroy", (void **)&hip_real.hipCtxDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
@@ -12972,18 +15821,31 @@ hipError_t hipCtxDestroy(hipCtx_t ctx) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxPopCurrent: hip/hip_runtime_api.h */
-hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
-  hip_hipCtxPopCurrent_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxPopCurrent, __ATOMIC_ACQUIRE);
+/* hipCtxDestroy: hip/hip_runtime_api.h */
+hipError_t hipCtxDestroy(hipCtx_t ctx) {
+  hip_hipCtxDestroy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ctx);
+  }
+  return hip_traced_hipCtxDestroy(tracer_real, __builtin_return_address(0), ctx);
+}
+
+/* hipCtxPopCurrent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_real,
+                                              const void *tracer_caller, hipCtx_t *ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxPopCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxPopCurrent", (void **)&hip_real.hipCtxPopCurrent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
@@ -13031,18 +15893,31 @@ hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxPushCurrent: hip/hip_runtime_api.h */
-hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
-  hip_hipCtxPushCurrent_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxPushCurrent, __ATOMIC_ACQUIRE);
+/* hipCtxPopCurrent: hip/hip_runtime_api.h */
+hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
+  hip_hipCtxPopCurrent_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxPopCurrent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ctx);
+  }
+  return hip_traced_hipCtxPopCurrent(tracer_real, __builtin_return_address(0), ctx);
+}
+
+/* hipCtxPushCurrent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_real,
+                                               const void *tracer_caller, hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxPushCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxPushCurrent", (void **)&hip_real.hipCtxPushCurrent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
@@ -13089,18 +15964,31 @@ hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxSetCurrent: hip/hip_runtime_api.h */
-hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
-  hip_hipCtxSetCurrent_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxSetCurrent, __ATOMIC_ACQUIRE);
+/* hipCtxPushCurrent: hip/hip_runtime_api.h */
+hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
+  hip_hipCtxPushCurrent_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxPushCurrent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ctx);
+  }
+  return hip_traced_hipCtxPushCurrent(tracer_real, __builtin_return_address(0), ctx);
+}
+
+/* hipCtxSetCurrent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_real,
+                                              const void *tracer_caller, hipCtx_t ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetCurrent", (void **)&hip_real.hipCtxSetCurrent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
@@ -13147,18 +16035,31 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxGetCurrent: hip/hip_runtime_api.h */
-hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
-  hip_hipCtxGetCurrent_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxGetCurrent, __ATOMIC_ACQUIRE);
+/* hipCtxSetCurrent: hip/hip_runtime_api.h */
+hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
+  hip_hipCtxSetCurrent_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxSetCurrent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ctx);
+  }
+  return hip_traced_hipCtxSetCurrent(tracer_real, __builtin_return_address(0), ctx);
+}
+
+/* hipCtxGetCurrent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_real,
+                                              const void *tracer_caller, hipCtx_t *ctx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetCurrent", (void **)&hip_real.hipCtxGetCurrent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
@@ -13206,18 +16107,31 @@ hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxGetDevice: hip/hip_runtime_api.h */
-hipError_t hipCtxGetDevice(hipDevice_t *device) {
-  hip_hipCtxGetDevice_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxGetDevice, __ATOMIC_ACQUIRE);
+/* hipCtxGetCurrent: hip/hip_runtime_api.h */
+hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
+  hip_hipCtxGetCurrent_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxGetCurrent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ctx);
+  }
+  return hip_traced_hipCtxGetCurrent(tracer_real, __builtin_return_address(0), ctx);
+}
+
+/* hipCtxGetDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real,
+                                             const void *tracer_caller, hipDevice_t *device) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetDevice", (void **)&hip_real.hipCtxGetDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
@@ -13265,18 +16179,32 @@ hipError_t hipCtxGetDevice(hipDevice_t *device) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxGetApiVersion: hip/hip_runtime_api.h */
-hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
-  hip_hipCtxGetApiVersion_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxGetApiVersion, __ATOMIC_ACQUIRE);
+/* hipCtxGetDevice: hip/hip_runtime_api.h */
+hipError_t hipCtxGetDevice(hipDevice_t *device) {
+  hip_hipCtxGetDevice_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxGetDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(device);
+  }
+  return hip_traced_hipCtxGetDevice(tracer_real, __builtin_return_address(0), device);
+}
+
+/* hipCtxGetApiVersion, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tracer_real,
+                                                 const void *tracer_caller, hipCtx_t ctx,
+                                                 int *apiVersion) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetApiVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetApiVersion", (void **)&hip_real.hipCtxGetApiVersion);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx, apiVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
@@ -13326,18 +16254,32 @@ hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxGetCacheConfig: hip/hip_runtime_api.h */
-hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
-  hip_hipCtxGetCacheConfig_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxGetCacheConfig, __ATOMIC_ACQUIRE);
+/* hipCtxGetApiVersion: hip/hip_runtime_api.h */
+hipError_t hipCtxGetApiVersion(hipCtx_t ctx, int *apiVersion) {
+  hip_hipCtxGetApiVersion_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxGetApiVersion, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ctx, apiVersion);
+  }
+  return hip_traced_hipCtxGetApiVersion(tracer_real, __builtin_return_address(0), ctx, apiVersion);
+}
+
+/* hipCtxGetCacheConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  hipFuncCache_t *cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetCacheConfig", (void **)&hip_real.hipCtxGetCacheConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
@@ -13385,18 +16327,32 @@ hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxSetCacheConfig: hip/hip_runtime_api.h */
-hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
-  hip_hipCtxSetCacheConfig_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxSetCacheConfig, __ATOMIC_ACQUIRE);
+/* hipCtxGetCacheConfig: hip/hip_runtime_api.h */
+hipError_t hipCtxGetCacheConfig(hipFuncCache_t *cacheConfig) {
+  hip_hipCtxGetCacheConfig_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxGetCacheConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(cacheConfig);
+  }
+  return hip_traced_hipCtxGetCacheConfig(tracer_real, __builtin_return_address(0), cacheConfig);
+}
+
+/* hipCtxSetCacheConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  hipFuncCache_t cacheConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetCacheConfig", (void **)&hip_real.hipCtxSetCacheConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
@@ -13443,18 +16399,32 @@ hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxSetSharedMemConfig: hip/hip_runtime_api.h */
-hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
-  hip_hipCtxSetSharedMemConfig_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxSetSharedMemConfig, __ATOMIC_ACQUIRE);
+/* hipCtxSetCacheConfig: hip/hip_runtime_api.h */
+hipError_t hipCtxSetCacheConfig(hipFuncCache_t cacheConfig) {
+  hip_hipCtxSetCacheConfig_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxSetCacheConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(cacheConfig);
+  }
+  return hip_traced_hipCtxSetCacheConfig(tracer_real, __builtin_return_address(0), cacheConfig);
+}
+
+/* hipCtxSetSharedMemConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConfig_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      hipSharedMemConfig config) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetSharedMemConfig", (void **)&hip_real.hipCtxSetSharedMemConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
@@ -13501,18 +16471,32 @@ hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxGetSharedMemConfig: hip/hip_runtime_api.h */
-hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
-  hip_hipCtxGetSharedMemConfig_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxGetSharedMemConfig, __ATOMIC_ACQUIRE);
+/* hipCtxSetSharedMemConfig: hip/hip_runtime_api.h */
+hipError_t hipCtxSetSharedMemConfig(hipSharedMemConfig config) {
+  hip_hipCtxSetSharedMemConfig_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxSetSharedMemConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(config);
+  }
+  return hip_traced_hipCtxSetSharedMemConfig(tracer_real, __builtin_return_address(0), config);
+}
+
+/* hipCtxGetSharedMemConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConfig_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      hipSharedMemConfig *pConfig) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetSharedMemConfig", (void **)&hip_real.hipCtxGetSharedMemConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
@@ -13560,18 +16544,31 @@ hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxSynchronize: hip/hip_runtime_api.h */
-hipError_t hipCtxSynchronize(void) {
-  hip_hipCtxSynchronize_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxSynchronize, __ATOMIC_ACQUIRE);
+/* hipCtxGetSharedMemConfig: hip/hip_runtime_api.h */
+hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
+  hip_hipCtxGetSharedMemConfig_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxGetSharedMemConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pConfig);
+  }
+  return hip_traced_hipCtxGetSharedMemConfig(tracer_real, __builtin_return_address(0), pConfig);
+}
+
+/* hipCtxSynchronize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_real,
+                                               const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSynchronize", (void **)&hip_real.hipCtxSynchronize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
@@ -13616,18 +16613,31 @@ hipError_t hipCtxSynchronize(void) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxGetFlags: hip/hip_runtime_api.h */
-hipError_t hipCtxGetFlags(unsigned int *flags) {
-  hip_hipCtxGetFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxGetFlags, __ATOMIC_ACQUIRE);
+/* hipCtxSynchronize: hip/hip_runtime_api.h */
+hipError_t hipCtxSynchronize(void) {
+  hip_hipCtxSynchronize_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxSynchronize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real();
+  }
+  return hip_traced_hipCtxSynchronize(tracer_real, __builtin_return_address(0));
+}
+
+/* hipCtxGetFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real,
+                                            const void *tracer_caller, unsigned int *flags) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetFlags", (void **)&hip_real.hipCtxGetFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
@@ -13675,18 +16685,32 @@ hipError_t hipCtxGetFlags(unsigned int *flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxEnablePeerAccess: hip/hip_runtime_api.h */
-hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
-  hip_hipCtxEnablePeerAccess_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxEnablePeerAccess, __ATOMIC_ACQUIRE);
+/* hipCtxGetFlags: hip/hip_runtime_api.h */
+hipError_t hipCtxGetFlags(unsigned int *flags) {
+  hip_hipCtxGetFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxGetFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(flags);
+  }
+  return hip_traced_hipCtxGetFlags(tracer_real, __builtin_return_address(0), flags);
+}
+
+/* hipCtxEnablePeerAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_fn *tracer_real,
+                                                    const void *tracer_caller, hipCtx_t peerCtx,
+                                                    unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxEnablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxEnablePeerAccess", (void **)&hip_real.hipCtxEnablePeerAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerCtx, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
@@ -13735,18 +16759,31 @@ hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipCtxDisablePeerAccess: hip/hip_runtime_api.h */
-hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
-  hip_hipCtxDisablePeerAccess_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCtxDisablePeerAccess, __ATOMIC_ACQUIRE);
+/* hipCtxEnablePeerAccess: hip/hip_runtime_api.h */
+hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
+  hip_hipCtxEnablePeerAccess_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxEnablePeerAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(peerCtx, flags);
+  }
+  return hip_traced_hipCtxEnablePeerAccess(tracer_real, __builtin_return_address(0), peerCtx, flags);
+}
+
+/* hipCtxDisablePeerAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess_fn *tracer_real,
+                                                     const void *tracer_caller, hipCtx_t peerCtx) {
   if (!tracer_real)
     tracer_real = (hip_hipCtxDisablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxDisablePeerAccess", (void **)&hip_real.hipCtxDisablePeerAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
@@ -13793,18 +16830,32 @@ hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
   return tracer_args.tracer_result;
 }
 
-/* hipDevicePrimaryCtxGetState: hip/hip_runtime_api.h */
-hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int *active) {
-  hip_hipDevicePrimaryCtxGetState_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDevicePrimaryCtxGetState, __ATOMIC_ACQUIRE);
+/* hipCtxDisablePeerAccess: hip/hip_runtime_api.h */
+hipError_t hipCtxDisablePeerAccess(hipCtx_t peerCtx) {
+  hip_hipCtxDisablePeerAccess_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCtxDisablePeerAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(peerCtx);
+  }
+  return hip_traced_hipCtxDisablePeerAccess(tracer_real, __builtin_return_address(0), peerCtx);
+}
+
+/* hipDevicePrimaryCtxGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtxGetState_fn *tracer_real,
+                                                         const void *tracer_caller, hipDevice_t dev,
+                                                         unsigned int *flags, int *active) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxGetState_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxGetState", (void **)&hip_real.hipDevicePrimaryCtxGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
@@ -13857,18 +16908,32 @@ hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int
   return tracer_args.tracer_result;
 }
 
-/* hipDevicePrimaryCtxRelease: hip/hip_runtime_api.h */
-hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
-  hip_hipDevicePrimaryCtxRelease_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDevicePrimaryCtxRelease, __ATOMIC_ACQUIRE);
+/* hipDevicePrimaryCtxGetState: hip/hip_runtime_api.h */
+hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int *active) {
+  hip_hipDevicePrimaryCtxGetState_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDevicePrimaryCtxGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev, flags, active);
+  }
+  return hip_traced_hipDevicePrimaryCtxGetState(tracer_real, __builtin_return_address(0), dev,
+                                                flags, active);
+}
+
+/* hipDevicePrimaryCtxRelease, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxRelease_fn *tracer_real,
+                                                        const void *tracer_caller, hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxRelease_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxRelease", (void **)&hip_real.hipDevicePrimaryCtxRelease);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
@@ -13915,18 +16980,32 @@ hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
   return tracer_args.tracer_result;
 }
 
-/* hipDevicePrimaryCtxRetain: hip/hip_runtime_api.h */
-hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
-  hip_hipDevicePrimaryCtxRetain_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDevicePrimaryCtxRetain, __ATOMIC_ACQUIRE);
+/* hipDevicePrimaryCtxRelease: hip/hip_runtime_api.h */
+hipError_t hipDevicePrimaryCtxRelease(hipDevice_t dev) {
+  hip_hipDevicePrimaryCtxRelease_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDevicePrimaryCtxRelease, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev);
+  }
+  return hip_traced_hipDevicePrimaryCtxRelease(tracer_real, __builtin_return_address(0), dev);
+}
+
+/* hipDevicePrimaryCtxRetain, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRetain_fn *tracer_real,
+                                                       const void *tracer_caller, hipCtx_t *pctx,
+                                                       hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxRetain_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxRetain", (void **)&hip_real.hipDevicePrimaryCtxRetain);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
@@ -13976,18 +17055,31 @@ hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
   return tracer_args.tracer_result;
 }
 
-/* hipDevicePrimaryCtxReset: hip/hip_runtime_api.h */
-hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
-  hip_hipDevicePrimaryCtxReset_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDevicePrimaryCtxReset, __ATOMIC_ACQUIRE);
+/* hipDevicePrimaryCtxRetain: hip/hip_runtime_api.h */
+hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
+  hip_hipDevicePrimaryCtxRetain_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDevicePrimaryCtxRetain, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pctx, dev);
+  }
+  return hip_traced_hipDevicePrimaryCtxRetain(tracer_real, __builtin_return_address(0), pctx, dev);
+}
+
+/* hipDevicePrimaryCtxReset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxReset_fn *tracer_real,
+                                                      const void *tracer_caller, hipDevice_t dev) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxReset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxReset", (void **)&hip_real.hipDevicePrimaryCtxReset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
@@ -14034,18 +17126,32 @@ hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
   return tracer_args.tracer_result;
 }
 
-/* hipDevicePrimaryCtxSetFlags: hip/hip_runtime_api.h */
-hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
-  hip_hipDevicePrimaryCtxSetFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDevicePrimaryCtxSetFlags, __ATOMIC_ACQUIRE);
+/* hipDevicePrimaryCtxReset: hip/hip_runtime_api.h */
+hipError_t hipDevicePrimaryCtxReset(hipDevice_t dev) {
+  hip_hipDevicePrimaryCtxReset_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDevicePrimaryCtxReset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev);
+  }
+  return hip_traced_hipDevicePrimaryCtxReset(tracer_real, __builtin_return_address(0), dev);
+}
+
+/* hipDevicePrimaryCtxSetFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtxSetFlags_fn *tracer_real,
+                                                         const void *tracer_caller, hipDevice_t dev,
+                                                         unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipDevicePrimaryCtxSetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxSetFlags", (void **)&hip_real.hipDevicePrimaryCtxSetFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
@@ -14094,18 +17200,33 @@ hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipModuleLoad: hip/hip_runtime_api.h */
-hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
-  hip_hipModuleLoad_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleLoad, __ATOMIC_ACQUIRE);
+/* hipDevicePrimaryCtxSetFlags: hip/hip_runtime_api.h */
+hipError_t hipDevicePrimaryCtxSetFlags(hipDevice_t dev, unsigned int flags) {
+  hip_hipDevicePrimaryCtxSetFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDevicePrimaryCtxSetFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev, flags);
+  }
+  return hip_traced_hipDevicePrimaryCtxSetFlags(tracer_real, __builtin_return_address(0), dev,
+                                                flags);
+}
+
+/* hipModuleLoad, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real,
+                                           const void *tracer_caller, hipModule_t *module,
+                                           const char *fname) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoad_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoad", (void **)&hip_real.hipModuleLoad);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, fname);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
@@ -14155,18 +17276,31 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
   return tracer_args.tracer_result;
 }
 
-/* hipModuleUnload: hip/hip_runtime_api.h */
-hipError_t hipModuleUnload(hipModule_t module) {
-  hip_hipModuleUnload_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleUnload, __ATOMIC_ACQUIRE);
+/* hipModuleLoad: hip/hip_runtime_api.h */
+hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
+  hip_hipModuleLoad_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleLoad, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(module, fname);
+  }
+  return hip_traced_hipModuleLoad(tracer_real, __builtin_return_address(0), module, fname);
+}
+
+/* hipModuleUnload, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real,
+                                             const void *tracer_caller, hipModule_t module) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleUnload_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleUnload", (void **)&hip_real.hipModuleUnload);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
@@ -14213,18 +17347,33 @@ hipError_t hipModuleUnload(hipModule_t module) {
   return tracer_args.tracer_result;
 }
 
-/* hipModuleGetFunction: hip/hip_runtime_api.h */
-hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname) {
-  hip_hipModuleGetFunction_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleGetFunction, __ATOMIC_ACQUIRE);
+/* hipModuleUnload: hip/hip_runtime_api.h */
+hipError_t hipModuleUnload(hipModule_t module) {
+  hip_hipModuleUnload_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleUnload, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(module);
+  }
+  return hip_traced_hipModuleUnload(tracer_real, __builtin_return_address(0), module);
+}
+
+/* hipModuleGetFunction, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleGetFunction(hip_hipModuleGetFunction_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  hipFunction_t *function, hipModule_t module,
+                                                  const char *kname) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetFunction_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetFunction", (void **)&hip_real.hipModuleGetFunction);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, module, kname);
   }
   hip_depth++;
@@ -14260,18 +17409,33 @@ hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, con
   return tracer_args.tracer_result;
 }
 
-/* hipFuncGetAttributes: hip/hip_runtime_api.h */
-hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func) {
-  hip_hipFuncGetAttributes_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipFuncGetAttributes, __ATOMIC_ACQUIRE);
+/* hipModuleGetFunction: hip/hip_runtime_api.h */
+hipError_t hipModuleGetFunction(hipFunction_t *function, hipModule_t module, const char *kname) {
+  hip_hipModuleGetFunction_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleGetFunction, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(function, module, kname);
+  }
+  return hip_traced_hipModuleGetFunction(tracer_real, __builtin_return_address(0), function, module,
+                                         kname);
+}
+
+/* hipFuncGetAttributes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  struct hipFuncAttributes *attr, const void *func) {
   if (!tracer_real)
     tracer_real = (hip_hipFuncGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncGetAttributes", (void **)&hip_real.hipFuncGetAttributes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
@@ -14320,18 +17484,32 @@ hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func
   return tracer_args.tracer_result;
 }
 
-/* hipFuncGetAttribute: hip/hip_runtime_api.h */
-hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunction_t hfunc) {
-  hip_hipFuncGetAttribute_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipFuncGetAttribute, __ATOMIC_ACQUIRE);
+/* hipFuncGetAttributes: hip/hip_runtime_api.h */
+hipError_t hipFuncGetAttributes(struct hipFuncAttributes *attr, const void *func) {
+  hip_hipFuncGetAttributes_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipFuncGetAttributes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(attr, func);
+  }
+  return hip_traced_hipFuncGetAttributes(tracer_real, __builtin_return_address(0), attr, func);
+}
+
+/* hipFuncGetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tracer_real,
+                                                 const void *tracer_caller, int *value,
+                                                 hipFunction_attribute attrib, hipFunction_t hfunc) {
   if (!tracer_real)
     tracer_real = (hip_hipFuncGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncGetAttribute", (void **)&hip_real.hipFuncGetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attrib, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
@@ -14383,18 +17561,34 @@ hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunc
   return tracer_args.tracer_result;
 }
 
-/* hipModuleGetTexRef: hip/hip_runtime_api.h */
-hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const char *name) {
-  hip_hipModuleGetTexRef_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleGetTexRef, __ATOMIC_ACQUIRE);
+/* hipFuncGetAttribute: hip/hip_runtime_api.h */
+hipError_t hipFuncGetAttribute(int *value, hipFunction_attribute attrib, hipFunction_t hfunc) {
+  hip_hipFuncGetAttribute_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipFuncGetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(value, attrib, hfunc);
+  }
+  return hip_traced_hipFuncGetAttribute(tracer_real, __builtin_return_address(0), value, attrib,
+                                        hfunc);
+}
+
+/* hipModuleGetTexRef, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                textureReference **texRef, hipModule_t hmod,
+                                                const char *name) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleGetTexRef_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetTexRef", (void **)&hip_real.hipModuleGetTexRef);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
@@ -14446,18 +17640,32 @@ hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const
   return tracer_args.tracer_result;
 }
 
-/* hipModuleLoadData: hip/hip_runtime_api.h */
-hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
-  hip_hipModuleLoadData_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleLoadData, __ATOMIC_ACQUIRE);
+/* hipModuleGetTexRef: hip/hip_runtime_api.h */
+hipError_t hipModuleGetTexRef(textureReference **texRef, hipModule_t hmod, const char *name) {
+  hip_hipModuleGetTexRef_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleGetTexRef, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, hmod, name);
+  }
+  return hip_traced_hipModuleGetTexRef(tracer_real, __builtin_return_address(0), texRef, hmod, name);
+}
+
+/* hipModuleLoadData, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_real,
+                                               const void *tracer_caller, hipModule_t *module,
+                                               const void *image) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoadData_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoadData", (void **)&hip_real.hipModuleLoadData);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, image);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
@@ -14507,19 +17715,33 @@ hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
   return tracer_args.tracer_result;
 }
 
-/* hipModuleLoadDataEx: hip/hip_runtime_api.h */
-hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int numOptions,
-                               hipJitOption *options, void **optionValues) {
-  hip_hipModuleLoadDataEx_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleLoadDataEx, __ATOMIC_ACQUIRE);
+/* hipModuleLoadData: hip/hip_runtime_api.h */
+hipError_t hipModuleLoadData(hipModule_t *module, const void *image) {
+  hip_hipModuleLoadData_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleLoadData, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(module, image);
+  }
+  return hip_traced_hipModuleLoadData(tracer_real, __builtin_return_address(0), module, image);
+}
+
+/* hipModuleLoadDataEx, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tracer_real,
+                                                 const void *tracer_caller, hipModule_t *module,
+                                                 const void *image, unsigned int numOptions,
+                                                 hipJitOption *options, void **optionValues) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleLoadDataEx_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoadDataEx", (void **)&hip_real.hipModuleLoadDataEx);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
@@ -14578,22 +17800,38 @@ hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned 
   return tracer_args.tracer_result;
 }
 
-/* hipModuleLaunchKernel: hip/hip_runtime_api.h */
-hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
-                                 unsigned int gridDimZ, unsigned int blockDimX,
-                                 unsigned int blockDimY, unsigned int blockDimZ,
-                                 unsigned int sharedMemBytes, hipStream_t stream,
-                                 void **kernelParams, void **extra) {
-  hip_hipModuleLaunchKernel_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleLaunchKernel, __ATOMIC_ACQUIRE);
+/* hipModuleLoadDataEx: hip/hip_runtime_api.h */
+hipError_t hipModuleLoadDataEx(hipModule_t *module, const void *image, unsigned int numOptions,
+                               hipJitOption *options, void **optionValues) {
+  hip_hipModuleLoadDataEx_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleLoadDataEx, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(module, image, numOptions, options, optionValues);
+  }
+  return hip_traced_hipModuleLoadDataEx(tracer_real, __builtin_return_address(0), module, image,
+                                        numOptions, options, optionValues);
+}
+
+/* hipModuleLaunchKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleLaunchKernel(hip_hipModuleLaunchKernel_fn *tracer_real,
+                                                   const void *tracer_caller, hipFunction_t f,
+                                                   unsigned int gridDimX, unsigned int gridDimY,
+                                                   unsigned int gridDimZ, unsigned int blockDimX,
+                                                   unsigned int blockDimY, unsigned int blockDimZ,
+                                                   unsigned int sharedMemBytes, hipStream_t stream,
+                                                   void **kernelParams, void **extra) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLaunchKernel", (void **)&hip_real.hipModuleLaunchKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
                        sharedMemBytes, stream, kernelParams, extra);
   }
@@ -14658,20 +17896,42 @@ hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigne
   return tracer_args.tracer_result;
 }
 
-/* hipLaunchCooperativeKernel: hip/hip_runtime_api.h */
-hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDimX,
-                                      void **kernelParams, unsigned int sharedMemBytes,
-                                      hipStream_t stream) {
-  hip_hipLaunchCooperativeKernel_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipLaunchCooperativeKernel, __ATOMIC_ACQUIRE);
+/* hipModuleLaunchKernel: hip/hip_runtime_api.h */
+hipError_t hipModuleLaunchKernel(hipFunction_t f, unsigned int gridDimX, unsigned int gridDimY,
+                                 unsigned int gridDimZ, unsigned int blockDimX,
+                                 unsigned int blockDimY, unsigned int blockDimZ,
+                                 unsigned int sharedMemBytes, hipStream_t stream,
+                                 void **kernelParams, void **extra) {
+  hip_hipModuleLaunchKernel_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleLaunchKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                       sharedMemBytes, stream, kernelParams, extra);
+  }
+  return hip_traced_hipModuleLaunchKernel(tracer_real, __builtin_return_address(0), f, gridDimX,
+                                          gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
+                                          sharedMemBytes, stream, kernelParams, extra);
+}
+
+/* hipLaunchCooperativeKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperativeKernel_fn *tracer_real,
+                                                        const void *tracer_caller, const void *f,
+                                                        dim3 gridDim, dim3 blockDimX,
+                                                        void **kernelParams,
+                                                        unsigned int sharedMemBytes,
+                                                        hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernel", (void **)&hip_real.hipLaunchCooperativeKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
@@ -14728,19 +17988,37 @@ hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDim
   return tracer_args.tracer_result;
 }
 
-/* hipLaunchCooperativeKernelMultiDevice: hip/hip_runtime_api.h */
-hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices,
-                                                 unsigned int flags) {
-  hip_hipLaunchCooperativeKernelMultiDevice_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipLaunchCooperativeKernelMultiDevice, __ATOMIC_ACQUIRE);
+/* hipLaunchCooperativeKernel: hip/hip_runtime_api.h */
+hipError_t hipLaunchCooperativeKernel(const void *f, dim3 gridDim, dim3 blockDimX,
+                                      void **kernelParams, unsigned int sharedMemBytes,
+                                      hipStream_t stream) {
+  hip_hipLaunchCooperativeKernel_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipLaunchCooperativeKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
+  }
+  return hip_traced_hipLaunchCooperativeKernel(tracer_real, __builtin_return_address(0), f, gridDim,
+                                               blockDimX, kernelParams, sharedMemBytes, stream);
+}
+
+/* hipLaunchCooperativeKernelMultiDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipLaunchCooperativeKernelMultiDevice(hip_hipLaunchCooperativeKernelMultiDevice_fn *tracer_real,
+                                                                   const void *tracer_caller,
+                                                                   hipLaunchParams *launchParamsList,
+                                                                   int numDevices,
+                                                                   unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipLaunchCooperativeKernelMultiDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernelMultiDevice", (void **)&hip_real.hipLaunchCooperativeKernelMultiDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
@@ -14792,19 +18070,35 @@ hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsLi
   return tracer_args.tracer_result;
 }
 
-/* hipExtLaunchMultiKernelMultiDevice: hip/hip_runtime_api.h */
-hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices,
-                                              unsigned int flags) {
-  hip_hipExtLaunchMultiKernelMultiDevice_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipExtLaunchMultiKernelMultiDevice, __ATOMIC_ACQUIRE);
+/* hipLaunchCooperativeKernelMultiDevice: hip/hip_runtime_api.h */
+hipError_t hipLaunchCooperativeKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices,
+                                                 unsigned int flags) {
+  hip_hipLaunchCooperativeKernelMultiDevice_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipLaunchCooperativeKernelMultiDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(launchParamsList, numDevices, flags);
+  }
+  return hip_traced_hipLaunchCooperativeKernelMultiDevice(tracer_real, __builtin_return_address(0),
+                                                          launchParamsList, numDevices, flags);
+}
+
+/* hipExtLaunchMultiKernelMultiDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipExtLaunchMultiKernelMultiDevice(hip_hipExtLaunchMultiKernelMultiDevice_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                hipLaunchParams *launchParamsList,
+                                                                int numDevices, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipExtLaunchMultiKernelMultiDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtLaunchMultiKernelMultiDevice", (void **)&hip_real.hipExtLaunchMultiKernelMultiDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
@@ -14856,19 +18150,37 @@ hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList,
   return tracer_args.tracer_result;
 }
 
-/* hipModuleOccupancyMaxPotentialBlockSize: hip/hip_runtime_api.h */
-hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, hipFunction_t f,
-                                                   size_t dynSharedMemPerBlk, int blockSizeLimit) {
-  hip_hipModuleOccupancyMaxPotentialBlockSize_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleOccupancyMaxPotentialBlockSize, __ATOMIC_ACQUIRE);
+/* hipExtLaunchMultiKernelMultiDevice: hip/hip_runtime_api.h */
+hipError_t hipExtLaunchMultiKernelMultiDevice(hipLaunchParams *launchParamsList, int numDevices,
+                                              unsigned int flags) {
+  hip_hipExtLaunchMultiKernelMultiDevice_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipExtLaunchMultiKernelMultiDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(launchParamsList, numDevices, flags);
+  }
+  return hip_traced_hipExtLaunchMultiKernelMultiDevice(tracer_real, __builtin_return_address(0),
+                                                       launchParamsList, numDevices, flags);
+}
+
+/* hipModuleOccupancyMaxPotentialBlockSize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSize(hip_hipModuleOccupancyMaxPotentialBlockSize_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     int *gridSize, int *blockSize,
+                                                                     hipFunction_t f,
+                                                                     size_t dynSharedMemPerBlk,
+                                                                     int blockSizeLimit) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
@@ -14927,21 +18239,41 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize
   return tracer_args.tracer_result;
 }
 
-/* hipModuleOccupancyMaxPotentialBlockSizeWithFlags: hip/hip_runtime_api.h */
-hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize,
-                                                            hipFunction_t f,
-                                                            size_t dynSharedMemPerBlk,
-                                                            int blockSizeLimit, unsigned int flags) {
-  hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleOccupancyMaxPotentialBlockSizeWithFlags, __ATOMIC_ACQUIRE);
+/* hipModuleOccupancyMaxPotentialBlockSize: hip/hip_runtime_api.h */
+hipError_t hipModuleOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, hipFunction_t f,
+                                                   size_t dynSharedMemPerBlk, int blockSizeLimit) {
+  hip_hipModuleOccupancyMaxPotentialBlockSize_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleOccupancyMaxPotentialBlockSize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
+  }
+  return hip_traced_hipModuleOccupancyMaxPotentialBlockSize(tracer_real,
+                                                            __builtin_return_address(0), gridSize,
+                                                            blockSize, f, dynSharedMemPerBlk,
+                                                            blockSizeLimit);
+}
+
+/* hipModuleOccupancyMaxPotentialBlockSizeWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_fn *tracer_real,
+                                                                              const void *tracer_caller,
+                                                                              int *gridSize,
+                                                                              int *blockSize,
+                                                                              hipFunction_t f,
+                                                                              size_t dynSharedMemPerBlk,
+                                                                              int blockSizeLimit,
+                                                                              unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSizeWithFlags", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSizeWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) &&
@@ -15002,20 +18334,42 @@ hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *
   return tracer_args.tracer_result;
 }
 
-/* hipModuleOccupancyMaxActiveBlocksPerMultiprocessor: hip/hip_runtime_api.h */
-hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hipFunction_t f,
-                                                              int blockSize,
-                                                              size_t dynSharedMemPerBlk) {
-  hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, __ATOMIC_ACQUIRE);
+/* hipModuleOccupancyMaxPotentialBlockSizeWithFlags: hip/hip_runtime_api.h */
+hipError_t hipModuleOccupancyMaxPotentialBlockSizeWithFlags(int *gridSize, int *blockSize,
+                                                            hipFunction_t f,
+                                                            size_t dynSharedMemPerBlk,
+                                                            int blockSizeLimit, unsigned int flags) {
+  hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleOccupancyMaxPotentialBlockSizeWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
+  }
+  return hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(tracer_real,
+                                                                     __builtin_return_address(0),
+                                                                     gridSize, blockSize, f,
+                                                                     dynSharedMemPerBlk,
+                                                                     blockSizeLimit, flags);
+}
+
+/* hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_fn *tracer_real,
+                                                                                const void *tracer_caller,
+                                                                                int *numBlocks,
+                                                                                hipFunction_t f,
+                                                                                int blockSize,
+                                                                                size_t dynSharedMemPerBlk) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -15070,22 +18424,41 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hi
   return tracer_args.tracer_result;
 }
 
-/* hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: hip/hip_runtime_api.h */
-hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
-                                                                       hipFunction_t f,
-                                                                       int blockSize,
-                                                                       size_t dynSharedMemPerBlk,
-                                                                       unsigned int flags) {
-  hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __ATOMIC_ACQUIRE);
+/* hipModuleOccupancyMaxActiveBlocksPerMultiprocessor: hip/hip_runtime_api.h */
+hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, hipFunction_t f,
+                                                              int blockSize,
+                                                              size_t dynSharedMemPerBlk) {
+  hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
+  }
+  return hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(tracer_real,
+                                                                       __builtin_return_address(0),
+                                                                       numBlocks, f, blockSize,
+                                                                       dynSharedMemPerBlk);
+}
+
+/* hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *tracer_real,
+                                                                                         const void *tracer_caller,
+                                                                                         int *numBlocks,
+                                                                                         hipFunction_t f,
+                                                                                         int blockSize,
+                                                                                         size_t dynSharedMemPerBlk,
+                                                                                         unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -15143,19 +18516,44 @@ hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numB
   return tracer_args.tracer_result;
 }
 
-/* hipOccupancyMaxActiveBlocksPerMultiprocessor: hip/hip_runtime_api.h */
-hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *f,
-                                                        int blockSize, size_t dynSharedMemPerBlk) {
-  hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessor, __ATOMIC_ACQUIRE);
+/* hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: hip/hip_runtime_api.h */
+hipError_t hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
+                                                                       hipFunction_t f,
+                                                                       int blockSize,
+                                                                       size_t dynSharedMemPerBlk,
+                                                                       unsigned int flags) {
+  hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
+  }
+  return hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(tracer_real,
+                                                                                __builtin_return_address(0),
+                                                                                numBlocks, f,
+                                                                                blockSize,
+                                                                                dynSharedMemPerBlk,
+                                                                                flags);
+}
+
+/* hipOccupancyMaxActiveBlocksPerMultiprocessor, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessor(hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_fn *tracer_real,
+                                                                          const void *tracer_caller,
+                                                                          int *numBlocks,
+                                                                          const void *f,
+                                                                          int blockSize,
+                                                                          size_t dynSharedMemPerBlk) {
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessor);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -15210,21 +18608,40 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const vo
   return tracer_args.tracer_result;
 }
 
-/* hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: hip/hip_runtime_api.h */
-hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *f,
-                                                                 int blockSize,
-                                                                 size_t dynSharedMemPerBlk,
-                                                                 unsigned int flags) {
-  hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __ATOMIC_ACQUIRE);
+/* hipOccupancyMaxActiveBlocksPerMultiprocessor: hip/hip_runtime_api.h */
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessor(int *numBlocks, const void *f,
+                                                        int blockSize, size_t dynSharedMemPerBlk) {
+  hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessor, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
+  }
+  return hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessor(tracer_real,
+                                                                 __builtin_return_address(0),
+                                                                 numBlocks, f, blockSize,
+                                                                 dynSharedMemPerBlk);
+}
+
+/* hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *tracer_real,
+                                                                                   const void *tracer_caller,
+                                                                                   int *numBlocks,
+                                                                                   const void *f,
+                                                                                   int blockSize,
+                                                                                   size_t dynSharedMemPerBlk,
+                                                                                   unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -15282,19 +18699,42 @@ hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks,
   return tracer_args.tracer_result;
 }
 
-/* hipOccupancyMaxPotentialBlockSize: hip/hip_runtime_api.h */
-hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f,
-                                             size_t dynSharedMemPerBlk, int blockSizeLimit) {
-  hip_hipOccupancyMaxPotentialBlockSize_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipOccupancyMaxPotentialBlockSize, __ATOMIC_ACQUIRE);
+/* hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags: hip/hip_runtime_api.h */
+hipError_t hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *numBlocks, const void *f,
+                                                                 int blockSize,
+                                                                 size_t dynSharedMemPerBlk,
+                                                                 unsigned int flags) {
+  hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
+  }
+  return hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(tracer_real,
+                                                                          __builtin_return_address(0),
+                                                                          numBlocks, f, blockSize,
+                                                                          dynSharedMemPerBlk,
+                                                                          flags);
+}
+
+/* hipOccupancyMaxPotentialBlockSize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipOccupancyMaxPotentialBlockSize(hip_hipOccupancyMaxPotentialBlockSize_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               int *gridSize, int *blockSize,
+                                                               const void *f,
+                                                               size_t dynSharedMemPerBlk,
+                                                               int blockSizeLimit) {
   if (!tracer_real)
     tracer_real = (hip_hipOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipOccupancyMaxPotentialBlockSize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
@@ -15353,18 +18793,35 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, cons
   return tracer_args.tracer_result;
 }
 
-/* hipConfigureCall: hip/hip_runtime_api.h */
-hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream) {
-  hip_hipConfigureCall_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipConfigureCall, __ATOMIC_ACQUIRE);
+/* hipOccupancyMaxPotentialBlockSize: hip/hip_runtime_api.h */
+hipError_t hipOccupancyMaxPotentialBlockSize(int *gridSize, int *blockSize, const void *f,
+                                             size_t dynSharedMemPerBlk, int blockSizeLimit) {
+  hip_hipOccupancyMaxPotentialBlockSize_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipOccupancyMaxPotentialBlockSize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
+  }
+  return hip_traced_hipOccupancyMaxPotentialBlockSize(tracer_real, __builtin_return_address(0),
+                                                      gridSize, blockSize, f, dynSharedMemPerBlk,
+                                                      blockSizeLimit);
+}
+
+/* hipConfigureCall, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_real,
+                                              const void *tracer_caller, dim3 gridDim,
+                                              dim3 blockDim, size_t sharedMem, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipConfigureCall_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipConfigureCall", (void **)&hip_real.hipConfigureCall);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridDim, blockDim, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
@@ -15416,18 +18873,33 @@ hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipSt
   return tracer_args.tracer_result;
 }
 
-/* hipSetupArgument: hip/hip_runtime_api.h */
-hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
-  hip_hipSetupArgument_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipSetupArgument, __ATOMIC_ACQUIRE);
+/* hipConfigureCall: hip/hip_runtime_api.h */
+hipError_t hipConfigureCall(dim3 gridDim, dim3 blockDim, size_t sharedMem, hipStream_t stream) {
+  hip_hipConfigureCall_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipConfigureCall, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(gridDim, blockDim, sharedMem, stream);
+  }
+  return hip_traced_hipConfigureCall(tracer_real, __builtin_return_address(0), gridDim, blockDim,
+                                     sharedMem, stream);
+}
+
+/* hipSetupArgument, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_real,
+                                              const void *tracer_caller, const void *arg,
+                                              size_t size, size_t offset) {
   if (!tracer_real)
     tracer_real = (hip_hipSetupArgument_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetupArgument", (void **)&hip_real.hipSetupArgument);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(arg, size, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
@@ -15478,18 +18950,31 @@ hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
   return tracer_args.tracer_result;
 }
 
-/* hipLaunchByPtr: hip/hip_runtime_api.h */
-hipError_t hipLaunchByPtr(const void *func) {
-  hip_hipLaunchByPtr_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipLaunchByPtr, __ATOMIC_ACQUIRE);
+/* hipSetupArgument: hip/hip_runtime_api.h */
+hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
+  hip_hipSetupArgument_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipSetupArgument, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(arg, size, offset);
+  }
+  return hip_traced_hipSetupArgument(tracer_real, __builtin_return_address(0), arg, size, offset);
+}
+
+/* hipLaunchByPtr, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real,
+                                            const void *tracer_caller, const void *func) {
   if (!tracer_real)
     tracer_real = (hip_hipLaunchByPtr_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchByPtr", (void **)&hip_real.hipLaunchByPtr);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
@@ -15536,19 +19021,34 @@ hipError_t hipLaunchByPtr(const void *func) {
   return tracer_args.tracer_result;
 }
 
-/* hipLaunchKernel: hip/hip_runtime_api.h */
-hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
-                           void **args, size_t sharedMemBytes, hipStream_t stream) {
-  hip_hipLaunchKernel_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipLaunchKernel, __ATOMIC_ACQUIRE);
+/* hipLaunchByPtr: hip/hip_runtime_api.h */
+hipError_t hipLaunchByPtr(const void *func) {
+  hip_hipLaunchByPtr_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipLaunchByPtr, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(func);
+  }
+  return hip_traced_hipLaunchByPtr(tracer_real, __builtin_return_address(0), func);
+}
+
+/* hipLaunchKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipLaunchKernel(hip_hipLaunchKernel_fn *tracer_real,
+                                             const void *tracer_caller,
+                                             const void *function_address, dim3 numBlocks,
+                                             dim3 dimBlocks, void **args, size_t sharedMemBytes,
+                                             hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchKernel", (void **)&hip_real.hipLaunchKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   hip_depth++;
@@ -15598,18 +19098,34 @@ hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 di
   return tracer_args.tracer_result;
 }
 
-/* hipDrvMemcpy2DUnaligned: hip/hip_runtime_api.h */
-hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
-  hip_hipDrvMemcpy2DUnaligned_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDrvMemcpy2DUnaligned, __ATOMIC_ACQUIRE);
+/* hipLaunchKernel: hip/hip_runtime_api.h */
+hipError_t hipLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
+                           void **args, size_t sharedMemBytes, hipStream_t stream) {
+  hip_hipLaunchKernel_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipLaunchKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
+  }
+  return hip_traced_hipLaunchKernel(tracer_real, __builtin_return_address(0), function_address,
+                                    numBlocks, dimBlocks, args, sharedMemBytes, stream);
+}
+
+/* hipDrvMemcpy2DUnaligned, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     const hip_Memcpy2D *pCopy) {
   if (!tracer_real)
     tracer_real = (hip_hipDrvMemcpy2DUnaligned_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy2DUnaligned", (void **)&hip_real.hipDrvMemcpy2DUnaligned);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
@@ -15656,20 +19172,35 @@ hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
   return tracer_args.tracer_result;
 }
 
-/* hipExtLaunchKernel: hip/hip_runtime_api.h */
-hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
-                              void **args, size_t sharedMemBytes, hipStream_t stream,
-                              hipEvent_t startEvent, hipEvent_t stopEvent, int flags) {
-  hip_hipExtLaunchKernel_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipExtLaunchKernel, __ATOMIC_ACQUIRE);
+/* hipDrvMemcpy2DUnaligned: hip/hip_runtime_api.h */
+hipError_t hipDrvMemcpy2DUnaligned(const hip_Memcpy2D *pCopy) {
+  hip_hipDrvMemcpy2DUnaligned_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDrvMemcpy2DUnaligned, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pCopy);
+  }
+  return hip_traced_hipDrvMemcpy2DUnaligned(tracer_real, __builtin_return_address(0), pCopy);
+}
+
+/* hipExtLaunchKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                const void *function_address, dim3 numBlocks,
+                                                dim3 dimBlocks, void **args, size_t sharedMemBytes,
+                                                hipStream_t stream, hipEvent_t startEvent,
+                                                hipEvent_t stopEvent, int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipExtLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtLaunchKernel", (void **)&hip_real.hipExtLaunchKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,
                        startEvent, stopEvent, flags);
   }
@@ -15736,20 +19267,39 @@ hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3
   return tracer_args.tracer_result;
 }
 
-/* hipBindTextureToMipmappedArray: hip/hip_runtime_api.h */
-hipError_t hipBindTextureToMipmappedArray(const textureReference *tex,
-                                          hipMipmappedArray_const_t mipmappedArray,
-                                          const hipChannelFormatDesc *desc) {
-  hip_hipBindTextureToMipmappedArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipBindTextureToMipmappedArray, __ATOMIC_ACQUIRE);
+/* hipExtLaunchKernel: hip/hip_runtime_api.h */
+hipError_t hipExtLaunchKernel(const void *function_address, dim3 numBlocks, dim3 dimBlocks,
+                              void **args, size_t sharedMemBytes, hipStream_t stream,
+                              hipEvent_t startEvent, hipEvent_t stopEvent, int flags) {
+  hip_hipExtLaunchKernel_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipExtLaunchKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,
+                       startEvent, stopEvent, flags);
+  }
+  return hip_traced_hipExtLaunchKernel(tracer_real, __builtin_return_address(0), function_address,
+                                       numBlocks, dimBlocks, args, sharedMemBytes, stream,
+                                       startEvent, stopEvent, flags);
+}
+
+/* hipBindTextureToMipmappedArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureToMipmappedArray_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            const textureReference *tex,
+                                                            hipMipmappedArray_const_t mipmappedArray,
+                                                            const hipChannelFormatDesc *desc) {
   if (!tracer_real)
     tracer_real = (hip_hipBindTextureToMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTextureToMipmappedArray", (void **)&hip_real.hipBindTextureToMipmappedArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex, mipmappedArray, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
@@ -15801,18 +19351,36 @@ hipError_t hipBindTextureToMipmappedArray(const textureReference *tex,
   return tracer_args.tracer_result;
 }
 
-/* hipGetTextureReference: hip/hip_runtime_api.h */
-hipError_t hipGetTextureReference(const textureReference **texref, const void *symbol) {
-  hip_hipGetTextureReference_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetTextureReference, __ATOMIC_ACQUIRE);
+/* hipBindTextureToMipmappedArray: hip/hip_runtime_api.h */
+hipError_t hipBindTextureToMipmappedArray(const textureReference *tex,
+                                          hipMipmappedArray_const_t mipmappedArray,
+                                          const hipChannelFormatDesc *desc) {
+  hip_hipBindTextureToMipmappedArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipBindTextureToMipmappedArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(tex, mipmappedArray, desc);
+  }
+  return hip_traced_hipBindTextureToMipmappedArray(tracer_real, __builtin_return_address(0), tex,
+                                                   mipmappedArray, desc);
+}
+
+/* hipGetTextureReference, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetTextureReference(hip_hipGetTextureReference_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    const textureReference **texref,
+                                                    const void *symbol) {
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureReference_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureReference", (void **)&hip_real.hipGetTextureReference);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texref, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
@@ -15862,20 +19430,35 @@ hipError_t hipGetTextureReference(const textureReference **texref, const void *s
   return tracer_args.tracer_result;
 }
 
-/* hipCreateTextureObject: hip/hip_runtime_api.h */
-hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResourceDesc *pResDesc,
-                                  const hipTextureDesc *pTexDesc,
-                                  const struct hipResourceViewDesc *pResViewDesc) {
-  hip_hipCreateTextureObject_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipCreateTextureObject, __ATOMIC_ACQUIRE);
+/* hipGetTextureReference: hip/hip_runtime_api.h */
+hipError_t hipGetTextureReference(const textureReference **texref, const void *symbol) {
+  hip_hipGetTextureReference_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetTextureReference, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texref, symbol);
+  }
+  return hip_traced_hipGetTextureReference(tracer_real, __builtin_return_address(0), texref, symbol);
+}
+
+/* hipCreateTextureObject, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    hipTextureObject_t *pTexObject,
+                                                    const hipResourceDesc *pResDesc,
+                                                    const hipTextureDesc *pTexDesc,
+                                                    const struct hipResourceViewDesc *pResViewDesc) {
   if (!tracer_real)
     tracer_real = (hip_hipCreateTextureObject_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCreateTextureObject", (void **)&hip_real.hipCreateTextureObject);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
@@ -15930,18 +19513,35 @@ hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResou
   return tracer_args.tracer_result;
 }
 
-/* hipDestroyTextureObject: hip/hip_runtime_api.h */
-hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
-  hip_hipDestroyTextureObject_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipDestroyTextureObject, __ATOMIC_ACQUIRE);
+/* hipCreateTextureObject: hip/hip_runtime_api.h */
+hipError_t hipCreateTextureObject(hipTextureObject_t *pTexObject, const hipResourceDesc *pResDesc,
+                                  const hipTextureDesc *pTexDesc,
+                                  const struct hipResourceViewDesc *pResViewDesc) {
+  hip_hipCreateTextureObject_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipCreateTextureObject, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
+  }
+  return hip_traced_hipCreateTextureObject(tracer_real, __builtin_return_address(0), pTexObject,
+                                           pResDesc, pTexDesc, pResViewDesc);
+}
+
+/* hipDestroyTextureObject, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     hipTextureObject_t textureObject) {
   if (!tracer_real)
     tracer_real = (hip_hipDestroyTextureObject_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyTextureObject", (void **)&hip_real.hipDestroyTextureObject);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
@@ -15988,18 +19588,32 @@ hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
   return tracer_args.tracer_result;
 }
 
-/* hipGetChannelDesc: hip/hip_runtime_api.h */
-hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array) {
-  hip_hipGetChannelDesc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetChannelDesc, __ATOMIC_ACQUIRE);
+/* hipDestroyTextureObject: hip/hip_runtime_api.h */
+hipError_t hipDestroyTextureObject(hipTextureObject_t textureObject) {
+  hip_hipDestroyTextureObject_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipDestroyTextureObject, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(textureObject);
+  }
+  return hip_traced_hipDestroyTextureObject(tracer_real, __builtin_return_address(0), textureObject);
+}
+
+/* hipGetChannelDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               hipChannelFormatDesc *desc, hipArray_const_t array) {
   if (!tracer_real)
     tracer_real = (hip_hipGetChannelDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetChannelDesc", (void **)&hip_real.hipGetChannelDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
@@ -16048,19 +19662,33 @@ hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array)
   return tracer_args.tracer_result;
 }
 
-/* hipGetTextureObjectResourceDesc: hip/hip_runtime_api.h */
-hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
-                                           hipTextureObject_t textureObject) {
-  hip_hipGetTextureObjectResourceDesc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetTextureObjectResourceDesc, __ATOMIC_ACQUIRE);
+/* hipGetChannelDesc: hip/hip_runtime_api.h */
+hipError_t hipGetChannelDesc(hipChannelFormatDesc *desc, hipArray_const_t array) {
+  hip_hipGetChannelDesc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetChannelDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(desc, array);
+  }
+  return hip_traced_hipGetChannelDesc(tracer_real, __builtin_return_address(0), desc, array);
+}
+
+/* hipGetTextureObjectResourceDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureObjectResourceDesc_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             hipResourceDesc *pResDesc,
+                                                             hipTextureObject_t textureObject) {
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectResourceDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectResourceDesc", (void **)&hip_real.hipGetTextureObjectResourceDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
@@ -16109,19 +19737,35 @@ hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
   return tracer_args.tracer_result;
 }
 
-/* hipGetTextureObjectResourceViewDesc: hip/hip_runtime_api.h */
-hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResViewDesc,
-                                               hipTextureObject_t textureObject) {
-  hip_hipGetTextureObjectResourceViewDesc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetTextureObjectResourceViewDesc, __ATOMIC_ACQUIRE);
+/* hipGetTextureObjectResourceDesc: hip/hip_runtime_api.h */
+hipError_t hipGetTextureObjectResourceDesc(hipResourceDesc *pResDesc,
+                                           hipTextureObject_t textureObject) {
+  hip_hipGetTextureObjectResourceDesc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetTextureObjectResourceDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pResDesc, textureObject);
+  }
+  return hip_traced_hipGetTextureObjectResourceDesc(tracer_real, __builtin_return_address(0),
+                                                    pResDesc, textureObject);
+}
+
+/* hipGetTextureObjectResourceViewDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetTextureObjectResourceViewDesc(hip_hipGetTextureObjectResourceViewDesc_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 struct hipResourceViewDesc *pResViewDesc,
+                                                                 hipTextureObject_t textureObject) {
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectResourceViewDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectResourceViewDesc", (void **)&hip_real.hipGetTextureObjectResourceViewDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
@@ -16170,18 +19814,35 @@ hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResV
   return tracer_args.tracer_result;
 }
 
-/* hipGetTextureObjectTextureDesc: hip/hip_runtime_api.h */
-hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureObject_t textureObject) {
-  hip_hipGetTextureObjectTextureDesc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetTextureObjectTextureDesc, __ATOMIC_ACQUIRE);
+/* hipGetTextureObjectResourceViewDesc: hip/hip_runtime_api.h */
+hipError_t hipGetTextureObjectResourceViewDesc(struct hipResourceViewDesc *pResViewDesc,
+                                               hipTextureObject_t textureObject) {
+  hip_hipGetTextureObjectResourceViewDesc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetTextureObjectResourceViewDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pResViewDesc, textureObject);
+  }
+  return hip_traced_hipGetTextureObjectResourceViewDesc(tracer_real, __builtin_return_address(0),
+                                                        pResViewDesc, textureObject);
+}
+
+/* hipGetTextureObjectTextureDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObjectTextureDesc_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            hipTextureDesc *pTexDesc,
+                                                            hipTextureObject_t textureObject) {
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureObjectTextureDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectTextureDesc", (void **)&hip_real.hipGetTextureObjectTextureDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
@@ -16230,18 +19891,34 @@ hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureOb
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetAddressMode: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTextureAddressMode am) {
-  hip_hipTexRefSetAddressMode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetAddressMode, __ATOMIC_ACQUIRE);
+/* hipGetTextureObjectTextureDesc: hip/hip_runtime_api.h */
+hipError_t hipGetTextureObjectTextureDesc(hipTextureDesc *pTexDesc, hipTextureObject_t textureObject) {
+  hip_hipGetTextureObjectTextureDesc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetTextureObjectTextureDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pTexDesc, textureObject);
+  }
+  return hip_traced_hipGetTextureObjectTextureDesc(tracer_real, __builtin_return_address(0),
+                                                   pTexDesc, textureObject);
+}
+
+/* hipTexRefSetAddressMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     textureReference *texRef, int dim,
+                                                     enum hipTextureAddressMode am) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddressMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddressMode", (void **)&hip_real.hipTexRefSetAddressMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, dim, am);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
@@ -16292,18 +19969,33 @@ hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTe
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetArray: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsigned int flags) {
-  hip_hipTexRefSetArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetArray, __ATOMIC_ACQUIRE);
+/* hipTexRefSetAddressMode: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetAddressMode(textureReference *texRef, int dim, enum hipTextureAddressMode am) {
+  hip_hipTexRefSetAddressMode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetAddressMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, dim, am);
+  }
+  return hip_traced_hipTexRefSetAddressMode(tracer_real, __builtin_return_address(0), texRef, dim,
+                                            am);
+}
+
+/* hipTexRefSetArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_real,
+                                               const void *tracer_caller, textureReference *tex,
+                                               hipArray_const_t array, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetArray", (void **)&hip_real.hipTexRefSetArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex, array, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
@@ -16354,18 +20046,33 @@ hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsi
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetFilterMode: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilterMode fm) {
-  hip_hipTexRefSetFilterMode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetFilterMode, __ATOMIC_ACQUIRE);
+/* hipTexRefSetArray: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetArray(textureReference *tex, hipArray_const_t array, unsigned int flags) {
+  hip_hipTexRefSetArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(tex, array, flags);
+  }
+  return hip_traced_hipTexRefSetArray(tracer_real, __builtin_return_address(0), tex, array, flags);
+}
+
+/* hipTexRefSetFilterMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    textureReference *texRef,
+                                                    enum hipTextureFilterMode fm) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFilterMode", (void **)&hip_real.hipTexRefSetFilterMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
@@ -16414,18 +20121,32 @@ hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilte
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetFlags: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) {
-  hip_hipTexRefSetFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetFlags, __ATOMIC_ACQUIRE);
+/* hipTexRefSetFilterMode: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetFilterMode(textureReference *texRef, enum hipTextureFilterMode fm) {
+  hip_hipTexRefSetFilterMode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetFilterMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, fm);
+  }
+  return hip_traced_hipTexRefSetFilterMode(tracer_real, __builtin_return_address(0), texRef, fm);
+}
+
+/* hipTexRefSetFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_real,
+                                               const void *tracer_caller, textureReference *texRef,
+                                               unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFlags", (void **)&hip_real.hipTexRefSetFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
@@ -16474,18 +20195,32 @@ hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetFormat: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int NumPackedComponents) {
-  hip_hipTexRefSetFormat_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetFormat, __ATOMIC_ACQUIRE);
+/* hipTexRefSetFlags: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetFlags(textureReference *texRef, unsigned int Flags) {
+  hip_hipTexRefSetFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, Flags);
+  }
+  return hip_traced_hipTexRefSetFlags(tracer_real, __builtin_return_address(0), texRef, Flags);
+}
+
+/* hipTexRefSetFormat, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *tracer_real,
+                                                const void *tracer_caller, textureReference *texRef,
+                                                hipArray_Format fmt, int NumPackedComponents) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetFormat_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFormat", (void **)&hip_real.hipTexRefSetFormat);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, fmt, NumPackedComponents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
@@ -16537,20 +20272,36 @@ hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int
   return tracer_args.tracer_result;
 }
 
-/* hipTexObjectCreate: hip/hip_runtime_api.h */
-hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE_DESC *pResDesc,
-                              const HIP_TEXTURE_DESC *pTexDesc,
-                              const HIP_RESOURCE_VIEW_DESC *pResViewDesc) {
-  hip_hipTexObjectCreate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexObjectCreate, __ATOMIC_ACQUIRE);
+/* hipTexRefSetFormat: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetFormat(textureReference *texRef, hipArray_Format fmt, int NumPackedComponents) {
+  hip_hipTexRefSetFormat_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetFormat, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, fmt, NumPackedComponents);
+  }
+  return hip_traced_hipTexRefSetFormat(tracer_real, __builtin_return_address(0), texRef, fmt,
+                                       NumPackedComponents);
+}
+
+/* hipTexObjectCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                hipTextureObject_t *pTexObject,
+                                                const HIP_RESOURCE_DESC *pResDesc,
+                                                const HIP_TEXTURE_DESC *pTexDesc,
+                                                const HIP_RESOURCE_VIEW_DESC *pResViewDesc) {
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectCreate", (void **)&hip_real.hipTexObjectCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
@@ -16605,18 +20356,35 @@ hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE
   return tracer_args.tracer_result;
 }
 
-/* hipTexObjectDestroy: hip/hip_runtime_api.h */
-hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
-  hip_hipTexObjectDestroy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexObjectDestroy, __ATOMIC_ACQUIRE);
+/* hipTexObjectCreate: hip/hip_runtime_api.h */
+hipError_t hipTexObjectCreate(hipTextureObject_t *pTexObject, const HIP_RESOURCE_DESC *pResDesc,
+                              const HIP_TEXTURE_DESC *pTexDesc,
+                              const HIP_RESOURCE_VIEW_DESC *pResViewDesc) {
+  hip_hipTexObjectCreate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexObjectCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
+  }
+  return hip_traced_hipTexObjectCreate(tracer_real, __builtin_return_address(0), pTexObject,
+                                       pResDesc, pTexDesc, pResViewDesc);
+}
+
+/* hipTexObjectDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 hipTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectDestroy", (void **)&hip_real.hipTexObjectDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
@@ -16663,18 +20431,33 @@ hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
   return tracer_args.tracer_result;
 }
 
-/* hipTexObjectGetResourceDesc: hip/hip_runtime_api.h */
-hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureObject_t texObject) {
-  hip_hipTexObjectGetResourceDesc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexObjectGetResourceDesc, __ATOMIC_ACQUIRE);
+/* hipTexObjectDestroy: hip/hip_runtime_api.h */
+hipError_t hipTexObjectDestroy(hipTextureObject_t texObject) {
+  hip_hipTexObjectDestroy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexObjectDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texObject);
+  }
+  return hip_traced_hipTexObjectDestroy(tracer_real, __builtin_return_address(0), texObject);
+}
+
+/* hipTexObjectGetResourceDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetResourceDesc_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         HIP_RESOURCE_DESC *pResDesc,
+                                                         hipTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetResourceDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetResourceDesc", (void **)&hip_real.hipTexObjectGetResourceDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
@@ -16723,19 +20506,34 @@ hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureOb
   return tracer_args.tracer_result;
 }
 
-/* hipTexObjectGetResourceViewDesc: hip/hip_runtime_api.h */
-hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
-                                           hipTextureObject_t texObject) {
-  hip_hipTexObjectGetResourceViewDesc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexObjectGetResourceViewDesc, __ATOMIC_ACQUIRE);
+/* hipTexObjectGetResourceDesc: hip/hip_runtime_api.h */
+hipError_t hipTexObjectGetResourceDesc(HIP_RESOURCE_DESC *pResDesc, hipTextureObject_t texObject) {
+  hip_hipTexObjectGetResourceDesc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexObjectGetResourceDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pResDesc, texObject);
+  }
+  return hip_traced_hipTexObjectGetResourceDesc(tracer_real, __builtin_return_address(0), pResDesc,
+                                                texObject);
+}
+
+/* hipTexObjectGetResourceViewDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexObjectGetResourceViewDesc(hip_hipTexObjectGetResourceViewDesc_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             HIP_RESOURCE_VIEW_DESC *pResViewDesc,
+                                                             hipTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetResourceViewDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetResourceViewDesc", (void **)&hip_real.hipTexObjectGetResourceViewDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
@@ -16784,18 +20582,35 @@ hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
   return tracer_args.tracer_result;
 }
 
-/* hipTexObjectGetTextureDesc: hip/hip_runtime_api.h */
-hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObject_t texObject) {
-  hip_hipTexObjectGetTextureDesc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexObjectGetTextureDesc, __ATOMIC_ACQUIRE);
+/* hipTexObjectGetResourceViewDesc: hip/hip_runtime_api.h */
+hipError_t hipTexObjectGetResourceViewDesc(HIP_RESOURCE_VIEW_DESC *pResViewDesc,
+                                           hipTextureObject_t texObject) {
+  hip_hipTexObjectGetResourceViewDesc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexObjectGetResourceViewDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pResViewDesc, texObject);
+  }
+  return hip_traced_hipTexObjectGetResourceViewDesc(tracer_real, __builtin_return_address(0),
+                                                    pResViewDesc, texObject);
+}
+
+/* hipTexObjectGetTextureDesc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextureDesc_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        HIP_TEXTURE_DESC *pTexDesc,
+                                                        hipTextureObject_t texObject) {
   if (!tracer_real)
     tracer_real = (hip_hipTexObjectGetTextureDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetTextureDesc", (void **)&hip_real.hipTexObjectGetTextureDesc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
@@ -16844,19 +20659,34 @@ hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObje
   return tracer_args.tracer_result;
 }
 
-/* hipBindTexture: hip/hip_runtime_api.h */
-hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const void *devPtr,
-                          const hipChannelFormatDesc *desc, size_t size) {
-  hip_hipBindTexture_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipBindTexture, __ATOMIC_ACQUIRE);
+/* hipTexObjectGetTextureDesc: hip/hip_runtime_api.h */
+hipError_t hipTexObjectGetTextureDesc(HIP_TEXTURE_DESC *pTexDesc, hipTextureObject_t texObject) {
+  hip_hipTexObjectGetTextureDesc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexObjectGetTextureDesc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pTexDesc, texObject);
+  }
+  return hip_traced_hipTexObjectGetTextureDesc(tracer_real, __builtin_return_address(0), pTexDesc,
+                                               texObject);
+}
+
+/* hipBindTexture, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real,
+                                            const void *tracer_caller, size_t *offset,
+                                            const textureReference *tex, const void *devPtr,
+                                            const hipChannelFormatDesc *desc, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipBindTexture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTexture", (void **)&hip_real.hipBindTexture);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
@@ -16913,20 +20743,36 @@ hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const voi
   return tracer_args.tracer_result;
 }
 
-/* hipBindTexture2D: hip/hip_runtime_api.h */
-hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const void *devPtr,
-                            const hipChannelFormatDesc *desc, size_t width, size_t height,
-                            size_t pitch) {
-  hip_hipBindTexture2D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipBindTexture2D, __ATOMIC_ACQUIRE);
+/* hipBindTexture: hip/hip_runtime_api.h */
+hipError_t hipBindTexture(size_t *offset, const textureReference *tex, const void *devPtr,
+                          const hipChannelFormatDesc *desc, size_t size) {
+  hip_hipBindTexture_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipBindTexture, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(offset, tex, devPtr, desc, size);
+  }
+  return hip_traced_hipBindTexture(tracer_real, __builtin_return_address(0), offset, tex, devPtr,
+                                   desc, size);
+}
+
+/* hipBindTexture2D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_real,
+                                              const void *tracer_caller, size_t *offset,
+                                              const textureReference *tex, const void *devPtr,
+                                              const hipChannelFormatDesc *desc, size_t width,
+                                              size_t height, size_t pitch) {
   if (!tracer_real)
     tracer_real = (hip_hipBindTexture2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTexture2D", (void **)&hip_real.hipBindTexture2D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, width, height, pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
@@ -16988,19 +20834,37 @@ hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const v
   return tracer_args.tracer_result;
 }
 
-/* hipBindTextureToArray: hip/hip_runtime_api.h */
-hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t array,
-                                 const hipChannelFormatDesc *desc) {
-  hip_hipBindTextureToArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipBindTextureToArray, __ATOMIC_ACQUIRE);
+/* hipBindTexture2D: hip/hip_runtime_api.h */
+hipError_t hipBindTexture2D(size_t *offset, const textureReference *tex, const void *devPtr,
+                            const hipChannelFormatDesc *desc, size_t width, size_t height,
+                            size_t pitch) {
+  hip_hipBindTexture2D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipBindTexture2D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(offset, tex, devPtr, desc, width, height, pitch);
+  }
+  return hip_traced_hipBindTexture2D(tracer_real, __builtin_return_address(0), offset, tex, devPtr,
+                                     desc, width, height, pitch);
+}
+
+/* hipBindTextureToArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   const textureReference *tex,
+                                                   hipArray_const_t array,
+                                                   const hipChannelFormatDesc *desc) {
   if (!tracer_real)
     tracer_real = (hip_hipBindTextureToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTextureToArray", (void **)&hip_real.hipBindTextureToArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex, array, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
@@ -17051,18 +20915,34 @@ hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t a
   return tracer_args.tracer_result;
 }
 
-/* hipGetTextureAlignmentOffset: hip/hip_runtime_api.h */
-hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *texref) {
-  hip_hipGetTextureAlignmentOffset_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetTextureAlignmentOffset, __ATOMIC_ACQUIRE);
+/* hipBindTextureToArray: hip/hip_runtime_api.h */
+hipError_t hipBindTextureToArray(const textureReference *tex, hipArray_const_t array,
+                                 const hipChannelFormatDesc *desc) {
+  hip_hipBindTextureToArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipBindTextureToArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(tex, array, desc);
+  }
+  return hip_traced_hipBindTextureToArray(tracer_real, __builtin_return_address(0), tex, array,
+                                          desc);
+}
+
+/* hipGetTextureAlignmentOffset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlignmentOffset_fn *tracer_real,
+                                                          const void *tracer_caller, size_t *offset,
+                                                          const textureReference *texref) {
   if (!tracer_real)
     tracer_real = (hip_hipGetTextureAlignmentOffset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureAlignmentOffset", (void **)&hip_real.hipGetTextureAlignmentOffset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(offset, texref);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
@@ -17112,18 +20992,33 @@ hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *
   return tracer_args.tracer_result;
 }
 
-/* hipUnbindTexture: hip/hip_runtime_api.h */
-hipError_t hipUnbindTexture(const textureReference *tex) {
-  hip_hipUnbindTexture_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipUnbindTexture, __ATOMIC_ACQUIRE);
+/* hipGetTextureAlignmentOffset: hip/hip_runtime_api.h */
+hipError_t hipGetTextureAlignmentOffset(size_t *offset, const textureReference *texref) {
+  hip_hipGetTextureAlignmentOffset_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetTextureAlignmentOffset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(offset, texref);
+  }
+  return hip_traced_hipGetTextureAlignmentOffset(tracer_real, __builtin_return_address(0), offset,
+                                                 texref);
+}
+
+/* hipUnbindTexture, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              const textureReference *tex) {
   if (!tracer_real)
     tracer_real = (hip_hipUnbindTexture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipUnbindTexture", (void **)&hip_real.hipUnbindTexture);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
@@ -17170,18 +21065,32 @@ hipError_t hipUnbindTexture(const textureReference *tex) {
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefGetAddress: hip/hip_runtime_api.h */
-hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *texRef) {
-  hip_hipTexRefGetAddress_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefGetAddress, __ATOMIC_ACQUIRE);
+/* hipUnbindTexture: hip/hip_runtime_api.h */
+hipError_t hipUnbindTexture(const textureReference *tex) {
+  hip_hipUnbindTexture_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipUnbindTexture, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(tex);
+  }
+  return hip_traced_hipUnbindTexture(tracer_real, __builtin_return_address(0), tex);
+}
+
+/* hipTexRefGetAddress, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tracer_real,
+                                                 const void *tracer_caller, hipDeviceptr_t *dev_ptr,
+                                                 const textureReference *texRef) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetAddress", (void **)&hip_real.hipTexRefGetAddress);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
@@ -17231,19 +21140,33 @@ hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefGetAddressMode: hip/hip_runtime_api.h */
-hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textureReference *texRef,
-                                   int dim) {
-  hip_hipTexRefGetAddressMode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefGetAddressMode, __ATOMIC_ACQUIRE);
+/* hipTexRefGetAddress: hip/hip_runtime_api.h */
+hipError_t hipTexRefGetAddress(hipDeviceptr_t *dev_ptr, const textureReference *texRef) {
+  hip_hipTexRefGetAddress_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefGetAddress, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(dev_ptr, texRef);
+  }
+  return hip_traced_hipTexRefGetAddress(tracer_real, __builtin_return_address(0), dev_ptr, texRef);
+}
+
+/* hipTexRefGetAddressMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     enum hipTextureAddressMode *pam,
+                                                     const textureReference *texRef, int dim) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetAddressMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetAddressMode", (void **)&hip_real.hipTexRefGetAddressMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pam, texRef, dim);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
@@ -17295,18 +21218,35 @@ hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textur
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefGetFilterMode: hip/hip_runtime_api.h */
-hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureReference *texRef) {
-  hip_hipTexRefGetFilterMode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefGetFilterMode, __ATOMIC_ACQUIRE);
+/* hipTexRefGetAddressMode: hip/hip_runtime_api.h */
+hipError_t hipTexRefGetAddressMode(enum hipTextureAddressMode *pam, const textureReference *texRef,
+                                   int dim) {
+  hip_hipTexRefGetAddressMode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefGetAddressMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pam, texRef, dim);
+  }
+  return hip_traced_hipTexRefGetAddressMode(tracer_real, __builtin_return_address(0), pam, texRef,
+                                            dim);
+}
+
+/* hipTexRefGetFilterMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    enum hipTextureFilterMode *pfm,
+                                                    const textureReference *texRef) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFilterMode", (void **)&hip_real.hipTexRefGetFilterMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
@@ -17356,18 +21296,32 @@ hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureR
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefGetFlags: hip/hip_runtime_api.h */
-hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRef) {
-  hip_hipTexRefGetFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefGetFlags, __ATOMIC_ACQUIRE);
+/* hipTexRefGetFilterMode: hip/hip_runtime_api.h */
+hipError_t hipTexRefGetFilterMode(enum hipTextureFilterMode *pfm, const textureReference *texRef) {
+  hip_hipTexRefGetFilterMode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefGetFilterMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pfm, texRef);
+  }
+  return hip_traced_hipTexRefGetFilterMode(tracer_real, __builtin_return_address(0), pfm, texRef);
+}
+
+/* hipTexRefGetFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_real,
+                                               const void *tracer_caller, unsigned int *pFlags,
+                                               const textureReference *texRef) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFlags", (void **)&hip_real.hipTexRefGetFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFlags, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
@@ -17417,19 +21371,32 @@ hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRe
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefGetFormat: hip/hip_runtime_api.h */
-hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels,
-                              const textureReference *texRef) {
-  hip_hipTexRefGetFormat_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefGetFormat, __ATOMIC_ACQUIRE);
+/* hipTexRefGetFlags: hip/hip_runtime_api.h */
+hipError_t hipTexRefGetFlags(unsigned int *pFlags, const textureReference *texRef) {
+  hip_hipTexRefGetFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefGetFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pFlags, texRef);
+  }
+  return hip_traced_hipTexRefGetFlags(tracer_real, __builtin_return_address(0), pFlags, texRef);
+}
+
+/* hipTexRefGetFormat, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *tracer_real,
+                                                const void *tracer_caller, hipArray_Format *pFormat,
+                                                int *pNumChannels, const textureReference *texRef) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetFormat_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFormat", (void **)&hip_real.hipTexRefGetFormat);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFormat, pNumChannels, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
@@ -17483,18 +21450,34 @@ hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels,
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefGetMaxAnisotropy: hip/hip_runtime_api.h */
-hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *texRef) {
-  hip_hipTexRefGetMaxAnisotropy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefGetMaxAnisotropy, __ATOMIC_ACQUIRE);
+/* hipTexRefGetFormat: hip/hip_runtime_api.h */
+hipError_t hipTexRefGetFormat(hipArray_Format *pFormat, int *pNumChannels,
+                              const textureReference *texRef) {
+  hip_hipTexRefGetFormat_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefGetFormat, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pFormat, pNumChannels, texRef);
+  }
+  return hip_traced_hipTexRefGetFormat(tracer_real, __builtin_return_address(0), pFormat,
+                                       pNumChannels, texRef);
+}
+
+/* hipTexRefGetMaxAnisotropy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisotropy_fn *tracer_real,
+                                                       const void *tracer_caller, int *pmaxAnsio,
+                                                       const textureReference *texRef) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMaxAnisotropy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMaxAnisotropy", (void **)&hip_real.hipTexRefGetMaxAnisotropy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pmaxAnsio, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
@@ -17544,19 +21527,34 @@ hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *tex
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefGetMipmapFilterMode: hip/hip_runtime_api.h */
-hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm,
-                                        const textureReference *texRef) {
-  hip_hipTexRefGetMipmapFilterMode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefGetMipmapFilterMode, __ATOMIC_ACQUIRE);
+/* hipTexRefGetMaxAnisotropy: hip/hip_runtime_api.h */
+hipError_t hipTexRefGetMaxAnisotropy(int *pmaxAnsio, const textureReference *texRef) {
+  hip_hipTexRefGetMaxAnisotropy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefGetMaxAnisotropy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pmaxAnsio, texRef);
+  }
+  return hip_traced_hipTexRefGetMaxAnisotropy(tracer_real, __builtin_return_address(0), pmaxAnsio,
+                                              texRef);
+}
+
+/* hipTexRefGetMipmapFilterMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmapFilterMode_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          enum hipTextureFilterMode *pfm,
+                                                          const textureReference *texRef) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapFilterMode", (void **)&hip_real.hipTexRefGetMipmapFilterMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
@@ -17606,18 +21604,34 @@ hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm,
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefGetMipmapLevelBias: hip/hip_runtime_api.h */
-hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *texRef) {
-  hip_hipTexRefGetMipmapLevelBias_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefGetMipmapLevelBias, __ATOMIC_ACQUIRE);
+/* hipTexRefGetMipmapFilterMode: hip/hip_runtime_api.h */
+hipError_t hipTexRefGetMipmapFilterMode(enum hipTextureFilterMode *pfm,
+                                        const textureReference *texRef) {
+  hip_hipTexRefGetMipmapFilterMode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefGetMipmapFilterMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pfm, texRef);
+  }
+  return hip_traced_hipTexRefGetMipmapFilterMode(tracer_real, __builtin_return_address(0), pfm,
+                                                 texRef);
+}
+
+/* hipTexRefGetMipmapLevelBias, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapLevelBias_fn *tracer_real,
+                                                         const void *tracer_caller, float *pbias,
+                                                         const textureReference *texRef) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapLevelBias_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelBias", (void **)&hip_real.hipTexRefGetMipmapLevelBias);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pbias, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
@@ -17667,19 +21681,35 @@ hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *tex
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefGetMipmapLevelClamp: hip/hip_runtime_api.h */
-hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp,
-                                        const textureReference *texRef) {
-  hip_hipTexRefGetMipmapLevelClamp_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefGetMipmapLevelClamp, __ATOMIC_ACQUIRE);
+/* hipTexRefGetMipmapLevelBias: hip/hip_runtime_api.h */
+hipError_t hipTexRefGetMipmapLevelBias(float *pbias, const textureReference *texRef) {
+  hip_hipTexRefGetMipmapLevelBias_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefGetMipmapLevelBias, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pbias, texRef);
+  }
+  return hip_traced_hipTexRefGetMipmapLevelBias(tracer_real, __builtin_return_address(0), pbias,
+                                                texRef);
+}
+
+/* hipTexRefGetMipmapLevelClamp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefGetMipmapLevelClamp(hip_hipTexRefGetMipmapLevelClamp_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          float *pminMipmapLevelClamp,
+                                                          float *pmaxMipmapLevelClamp,
+                                                          const textureReference *texRef) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipmapLevelClamp_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelClamp", (void **)&hip_real.hipTexRefGetMipmapLevelClamp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
@@ -17733,18 +21763,36 @@ hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmax
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefGetMipMappedArray: hip/hip_runtime_api.h */
-hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const textureReference *texRef) {
-  hip_hipTexRefGetMipMappedArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefGetMipMappedArray, __ATOMIC_ACQUIRE);
+/* hipTexRefGetMipmapLevelClamp: hip/hip_runtime_api.h */
+hipError_t hipTexRefGetMipmapLevelClamp(float *pminMipmapLevelClamp, float *pmaxMipmapLevelClamp,
+                                        const textureReference *texRef) {
+  hip_hipTexRefGetMipmapLevelClamp_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefGetMipmapLevelClamp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
+  }
+  return hip_traced_hipTexRefGetMipmapLevelClamp(tracer_real, __builtin_return_address(0),
+                                                 pminMipmapLevelClamp, pmaxMipmapLevelClamp,
+                                                 texRef);
+}
+
+/* hipTexRefGetMipMappedArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappedArray_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        hipMipmappedArray_t *pArray,
+                                                        const textureReference *texRef) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefGetMipMappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipMappedArray", (void **)&hip_real.hipTexRefGetMipMappedArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pArray, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
@@ -17794,19 +21842,34 @@ hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const texture
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetAddress: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hipDeviceptr_t dptr,
-                               size_t bytes) {
-  hip_hipTexRefSetAddress_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetAddress, __ATOMIC_ACQUIRE);
+/* hipTexRefGetMipMappedArray: hip/hip_runtime_api.h */
+hipError_t hipTexRefGetMipMappedArray(hipMipmappedArray_t *pArray, const textureReference *texRef) {
+  hip_hipTexRefGetMipMappedArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefGetMipMappedArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pArray, texRef);
+  }
+  return hip_traced_hipTexRefGetMipMappedArray(tracer_real, __builtin_return_address(0), pArray,
+                                               texRef);
+}
+
+/* hipTexRefSetAddress, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tracer_real,
+                                                 const void *tracer_caller, size_t *ByteOffset,
+                                                 textureReference *texRef, hipDeviceptr_t dptr,
+                                                 size_t bytes) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddress", (void **)&hip_real.hipTexRefSetAddress);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ByteOffset, texRef, dptr, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
@@ -17861,19 +21924,36 @@ hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hip
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetAddress2D: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCRIPTOR *desc,
-                                 hipDeviceptr_t dptr, size_t Pitch) {
-  hip_hipTexRefSetAddress2D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetAddress2D, __ATOMIC_ACQUIRE);
+/* hipTexRefSetAddress: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetAddress(size_t *ByteOffset, textureReference *texRef, hipDeviceptr_t dptr,
+                               size_t bytes) {
+  hip_hipTexRefSetAddress_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetAddress, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ByteOffset, texRef, dptr, bytes);
+  }
+  return hip_traced_hipTexRefSetAddress(tracer_real, __builtin_return_address(0), ByteOffset,
+                                        texRef, dptr, bytes);
+}
+
+/* hipTexRefSetAddress2D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetAddress2D(hip_hipTexRefSetAddress2D_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   textureReference *texRef,
+                                                   const HIP_ARRAY_DESCRIPTOR *desc,
+                                                   hipDeviceptr_t dptr, size_t Pitch) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetAddress2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddress2D", (void **)&hip_real.hipTexRefSetAddress2D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, desc, dptr, Pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
@@ -17927,18 +22007,35 @@ hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCR
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetMaxAnisotropy: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxAniso) {
-  hip_hipTexRefSetMaxAnisotropy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetMaxAnisotropy, __ATOMIC_ACQUIRE);
+/* hipTexRefSetAddress2D: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetAddress2D(textureReference *texRef, const HIP_ARRAY_DESCRIPTOR *desc,
+                                 hipDeviceptr_t dptr, size_t Pitch) {
+  hip_hipTexRefSetAddress2D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetAddress2D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, desc, dptr, Pitch);
+  }
+  return hip_traced_hipTexRefSetAddress2D(tracer_real, __builtin_return_address(0), texRef, desc,
+                                          dptr, Pitch);
+}
+
+/* hipTexRefSetMaxAnisotropy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisotropy_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       textureReference *texRef,
+                                                       unsigned int maxAniso) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMaxAnisotropy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMaxAnisotropy", (void **)&hip_real.hipTexRefSetMaxAnisotropy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, maxAniso);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
@@ -17987,18 +22084,33 @@ hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxA
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetBorderColor: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor) {
-  hip_hipTexRefSetBorderColor_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetBorderColor, __ATOMIC_ACQUIRE);
+/* hipTexRefSetMaxAnisotropy: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetMaxAnisotropy(textureReference *texRef, unsigned int maxAniso) {
+  hip_hipTexRefSetMaxAnisotropy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetMaxAnisotropy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, maxAniso);
+  }
+  return hip_traced_hipTexRefSetMaxAnisotropy(tracer_real, __builtin_return_address(0), texRef,
+                                              maxAniso);
+}
+
+/* hipTexRefSetBorderColor, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     textureReference *texRef, float *pBorderColor) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetBorderColor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetBorderColor", (void **)&hip_real.hipTexRefSetBorderColor);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, pBorderColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
@@ -18048,18 +22160,34 @@ hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetMipmapFilterMode: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextureFilterMode fm) {
-  hip_hipTexRefSetMipmapFilterMode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetMipmapFilterMode, __ATOMIC_ACQUIRE);
+/* hipTexRefSetBorderColor: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetBorderColor(textureReference *texRef, float *pBorderColor) {
+  hip_hipTexRefSetBorderColor_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetBorderColor, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, pBorderColor);
+  }
+  return hip_traced_hipTexRefSetBorderColor(tracer_real, __builtin_return_address(0), texRef,
+                                            pBorderColor);
+}
+
+/* hipTexRefSetMipmapFilterMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmapFilterMode_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          textureReference *texRef,
+                                                          enum hipTextureFilterMode fm) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapFilterMode", (void **)&hip_real.hipTexRefSetMipmapFilterMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
@@ -18108,18 +22236,33 @@ hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextur
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetMipmapLevelBias: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) {
-  hip_hipTexRefSetMipmapLevelBias_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetMipmapLevelBias, __ATOMIC_ACQUIRE);
+/* hipTexRefSetMipmapFilterMode: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetMipmapFilterMode(textureReference *texRef, enum hipTextureFilterMode fm) {
+  hip_hipTexRefSetMipmapFilterMode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetMipmapFilterMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, fm);
+  }
+  return hip_traced_hipTexRefSetMipmapFilterMode(tracer_real, __builtin_return_address(0), texRef,
+                                                 fm);
+}
+
+/* hipTexRefSetMipmapLevelBias, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapLevelBias_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         textureReference *texRef, float bias) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapLevelBias_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelBias", (void **)&hip_real.hipTexRefSetMipmapLevelBias);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, bias);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
@@ -18168,19 +22311,35 @@ hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) {
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetMipmapLevelClamp: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMapLevelClamp,
-                                        float maxMipMapLevelClamp) {
-  hip_hipTexRefSetMipmapLevelClamp_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetMipmapLevelClamp, __ATOMIC_ACQUIRE);
+/* hipTexRefSetMipmapLevelBias: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetMipmapLevelBias(textureReference *texRef, float bias) {
+  hip_hipTexRefSetMipmapLevelBias_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetMipmapLevelBias, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, bias);
+  }
+  return hip_traced_hipTexRefSetMipmapLevelBias(tracer_real, __builtin_return_address(0), texRef,
+                                                bias);
+}
+
+/* hipTexRefSetMipmapLevelClamp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmapLevelClamp_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          textureReference *texRef,
+                                                          float minMipMapLevelClamp,
+                                                          float maxMipMapLevelClamp) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmapLevelClamp_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelClamp", (void **)&hip_real.hipTexRefSetMipmapLevelClamp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
@@ -18232,19 +22391,36 @@ hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMa
   return tracer_args.tracer_result;
 }
 
-/* hipTexRefSetMipmappedArray: hip/hip_runtime_api.h */
-hipError_t hipTexRefSetMipmappedArray(textureReference *texRef,
-                                      struct hipMipmappedArray *mipmappedArray, unsigned int Flags) {
-  hip_hipTexRefSetMipmappedArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipTexRefSetMipmappedArray, __ATOMIC_ACQUIRE);
+/* hipTexRefSetMipmapLevelClamp: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetMipmapLevelClamp(textureReference *texRef, float minMipMapLevelClamp,
+                                        float maxMipMapLevelClamp) {
+  hip_hipTexRefSetMipmapLevelClamp_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetMipmapLevelClamp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
+  }
+  return hip_traced_hipTexRefSetMipmapLevelClamp(tracer_real, __builtin_return_address(0), texRef,
+                                                 minMipMapLevelClamp, maxMipMapLevelClamp);
+}
+
+/* hipTexRefSetMipmappedArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipTexRefSetMipmappedArray(hip_hipTexRefSetMipmappedArray_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        textureReference *texRef,
+                                                        struct hipMipmappedArray *mipmappedArray,
+                                                        unsigned int Flags) {
   if (!tracer_real)
     tracer_real = (hip_hipTexRefSetMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmappedArray", (void **)&hip_real.hipTexRefSetMipmappedArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, mipmappedArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
@@ -18296,20 +22472,36 @@ hipError_t hipTexRefSetMipmappedArray(textureReference *texRef,
   return tracer_args.tracer_result;
 }
 
-/* hipMipmappedArrayCreate: hip/hip_runtime_api.h */
-hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
-                                   HIP_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc,
-                                   unsigned int numMipmapLevels) {
-  hip_hipMipmappedArrayCreate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMipmappedArrayCreate, __ATOMIC_ACQUIRE);
+/* hipTexRefSetMipmappedArray: hip/hip_runtime_api.h */
+hipError_t hipTexRefSetMipmappedArray(textureReference *texRef,
+                                      struct hipMipmappedArray *mipmappedArray, unsigned int Flags) {
+  hip_hipTexRefSetMipmappedArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipTexRefSetMipmappedArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(texRef, mipmappedArray, Flags);
+  }
+  return hip_traced_hipTexRefSetMipmappedArray(tracer_real, __builtin_return_address(0), texRef,
+                                               mipmappedArray, Flags);
+}
+
+/* hipMipmappedArrayCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     hipMipmappedArray_t *pHandle,
+                                                     HIP_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc,
+                                                     unsigned int numMipmapLevels) {
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayCreate", (void **)&hip_real.hipMipmappedArrayCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
@@ -18362,18 +22554,35 @@ hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
   return tracer_args.tracer_result;
 }
 
-/* hipMipmappedArrayDestroy: hip/hip_runtime_api.h */
-hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) {
-  hip_hipMipmappedArrayDestroy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMipmappedArrayDestroy, __ATOMIC_ACQUIRE);
+/* hipMipmappedArrayCreate: hip/hip_runtime_api.h */
+hipError_t hipMipmappedArrayCreate(hipMipmappedArray_t *pHandle,
+                                   HIP_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc,
+                                   unsigned int numMipmapLevels) {
+  hip_hipMipmappedArrayCreate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMipmappedArrayCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
+  }
+  return hip_traced_hipMipmappedArrayCreate(tracer_real, __builtin_return_address(0), pHandle,
+                                            pMipmappedArrayDesc, numMipmapLevels);
+}
+
+/* hipMipmappedArrayDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestroy_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      hipMipmappedArray_t hMipmappedArray) {
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayDestroy", (void **)&hip_real.hipMipmappedArrayDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
@@ -18420,19 +22629,35 @@ hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) {
   return tracer_args.tracer_result;
 }
 
-/* hipMipmappedArrayGetLevel: hip/hip_runtime_api.h */
-hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_t hMipMappedArray,
-                                     unsigned int level) {
-  hip_hipMipmappedArrayGetLevel_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMipmappedArrayGetLevel, __ATOMIC_ACQUIRE);
+/* hipMipmappedArrayDestroy: hip/hip_runtime_api.h */
+hipError_t hipMipmappedArrayDestroy(hipMipmappedArray_t hMipmappedArray) {
+  hip_hipMipmappedArrayDestroy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMipmappedArrayDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hMipmappedArray);
+  }
+  return hip_traced_hipMipmappedArrayDestroy(tracer_real, __builtin_return_address(0),
+                                             hMipmappedArray);
+}
+
+/* hipMipmappedArrayGetLevel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetLevel_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       hipArray_t *pLevelArray,
+                                                       hipMipmappedArray_t hMipMappedArray,
+                                                       unsigned int level) {
   if (!tracer_real)
     tracer_real = (hip_hipMipmappedArrayGetLevel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayGetLevel", (void **)&hip_real.hipMipmappedArrayGetLevel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pLevelArray, hMipMappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
@@ -18485,18 +22710,34 @@ hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_
   return tracer_args.tracer_result;
 }
 
-/* hipRegisterApiCallback: hip/hip_runtime_api.h */
-hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
-  hip_hipRegisterApiCallback_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipRegisterApiCallback, __ATOMIC_ACQUIRE);
+/* hipMipmappedArrayGetLevel: hip/hip_runtime_api.h */
+hipError_t hipMipmappedArrayGetLevel(hipArray_t *pLevelArray, hipMipmappedArray_t hMipMappedArray,
+                                     unsigned int level) {
+  hip_hipMipmappedArrayGetLevel_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMipmappedArrayGetLevel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pLevelArray, hMipMappedArray, level);
+  }
+  return hip_traced_hipMipmappedArrayGetLevel(tracer_real, __builtin_return_address(0), pLevelArray,
+                                              hMipMappedArray, level);
+}
+
+/* hipRegisterApiCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_fn *tracer_real,
+                                                    const void *tracer_caller, uint32_t id,
+                                                    void *fun, void *arg) {
   if (!tracer_real)
     tracer_real = (hip_hipRegisterApiCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRegisterApiCallback", (void **)&hip_real.hipRegisterApiCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
@@ -18547,18 +22788,31 @@ hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
   return tracer_args.tracer_result;
 }
 
-/* hipRemoveApiCallback: hip/hip_runtime_api.h */
-hipError_t hipRemoveApiCallback(uint32_t id) {
-  hip_hipRemoveApiCallback_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipRemoveApiCallback, __ATOMIC_ACQUIRE);
+/* hipRegisterApiCallback: hip/hip_runtime_api.h */
+hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
+  hip_hipRegisterApiCallback_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipRegisterApiCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(id, fun, arg);
+  }
+  return hip_traced_hipRegisterApiCallback(tracer_real, __builtin_return_address(0), id, fun, arg);
+}
+
+/* hipRemoveApiCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *tracer_real,
+                                                  const void *tracer_caller, uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipRemoveApiCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRemoveApiCallback", (void **)&hip_real.hipRemoveApiCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
@@ -18605,18 +22859,32 @@ hipError_t hipRemoveApiCallback(uint32_t id) {
   return tracer_args.tracer_result;
 }
 
-/* hipRegisterActivityCallback: hip/hip_runtime_api.h */
-hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
-  hip_hipRegisterActivityCallback_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipRegisterActivityCallback, __ATOMIC_ACQUIRE);
+/* hipRemoveApiCallback: hip/hip_runtime_api.h */
+hipError_t hipRemoveApiCallback(uint32_t id) {
+  hip_hipRemoveApiCallback_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipRemoveApiCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(id);
+  }
+  return hip_traced_hipRemoveApiCallback(tracer_real, __builtin_return_address(0), id);
+}
+
+/* hipRegisterActivityCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivityCallback_fn *tracer_real,
+                                                         const void *tracer_caller, uint32_t id,
+                                                         void *fun, void *arg) {
   if (!tracer_real)
     tracer_real = (hip_hipRegisterActivityCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRegisterActivityCallback", (void **)&hip_real.hipRegisterActivityCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
@@ -18667,18 +22935,32 @@ hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
   return tracer_args.tracer_result;
 }
 
-/* hipRemoveActivityCallback: hip/hip_runtime_api.h */
-hipError_t hipRemoveActivityCallback(uint32_t id) {
-  hip_hipRemoveActivityCallback_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipRemoveActivityCallback, __ATOMIC_ACQUIRE);
+/* hipRegisterActivityCallback: hip/hip_runtime_api.h */
+hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
+  hip_hipRegisterActivityCallback_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipRegisterActivityCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(id, fun, arg);
+  }
+  return hip_traced_hipRegisterActivityCallback(tracer_real, __builtin_return_address(0), id, fun,
+                                                arg);
+}
+
+/* hipRemoveActivityCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCallback_fn *tracer_real,
+                                                       const void *tracer_caller, uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipRemoveActivityCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRemoveActivityCallback", (void **)&hip_real.hipRemoveActivityCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
@@ -18725,18 +23007,31 @@ hipError_t hipRemoveActivityCallback(uint32_t id) {
   return tracer_args.tracer_result;
 }
 
-/* hipApiName: hip/hip_runtime_api.h */
-const char *hipApiName(uint32_t id) {
-  hip_hipApiName_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipApiName, __ATOMIC_ACQUIRE);
+/* hipRemoveActivityCallback: hip/hip_runtime_api.h */
+hipError_t hipRemoveActivityCallback(uint32_t id) {
+  hip_hipRemoveActivityCallback_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipRemoveActivityCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(id);
+  }
+  return hip_traced_hipRemoveActivityCallback(tracer_real, __builtin_return_address(0), id);
+}
+
+/* hipApiName, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static const char *hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const void *tracer_caller,
+                                         uint32_t id) {
   if (!tracer_real)
     tracer_real = (hip_hipApiName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipApiName", (void **)&hip_real.hipApiName);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
@@ -18784,18 +23079,31 @@ const char *hipApiName(uint32_t id) {
   return tracer_args.tracer_result;
 }
 
-/* hipKernelNameRef: hip/hip_runtime_api.h */
-const char *hipKernelNameRef(const hipFunction_t f) {
-  hip_hipKernelNameRef_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipKernelNameRef, __ATOMIC_ACQUIRE);
+/* hipApiName: hip/hip_runtime_api.h */
+const char *hipApiName(uint32_t id) {
+  hip_hipApiName_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipApiName, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(id);
+  }
+  return hip_traced_hipApiName(tracer_real, __builtin_return_address(0), id);
+}
+
+/* hipKernelNameRef, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static const char *hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_real,
+                                               const void *tracer_caller, const hipFunction_t f) {
   if (!tracer_real)
     tracer_real = (hip_hipKernelNameRef_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipKernelNameRef", (void **)&hip_real.hipKernelNameRef);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
@@ -18843,18 +23151,32 @@ const char *hipKernelNameRef(const hipFunction_t f) {
   return tracer_args.tracer_result;
 }
 
-/* hipKernelNameRefByPtr: hip/hip_runtime_api.h */
-const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) {
-  hip_hipKernelNameRefByPtr_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipKernelNameRefByPtr, __ATOMIC_ACQUIRE);
+/* hipKernelNameRef: hip/hip_runtime_api.h */
+const char *hipKernelNameRef(const hipFunction_t f) {
+  hip_hipKernelNameRef_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipKernelNameRef, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(f);
+  }
+  return hip_traced_hipKernelNameRef(tracer_real, __builtin_return_address(0), f);
+}
+
+/* hipKernelNameRefByPtr, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static const char *hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    const void *hostFunction, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipKernelNameRefByPtr_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipKernelNameRefByPtr", (void **)&hip_real.hipKernelNameRefByPtr);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hostFunction, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
@@ -18904,18 +23226,32 @@ const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) 
   return tracer_args.tracer_result;
 }
 
-/* hipGetStreamDeviceId: hip/hip_runtime_api.h */
-int hipGetStreamDeviceId(hipStream_t stream) {
-  hip_hipGetStreamDeviceId_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGetStreamDeviceId, __ATOMIC_ACQUIRE);
+/* hipKernelNameRefByPtr: hip/hip_runtime_api.h */
+const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) {
+  hip_hipKernelNameRefByPtr_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipKernelNameRefByPtr, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hostFunction, stream);
+  }
+  return hip_traced_hipKernelNameRefByPtr(tracer_real, __builtin_return_address(0), hostFunction,
+                                          stream);
+}
+
+/* hipGetStreamDeviceId, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_real,
+                                           const void *tracer_caller, hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipGetStreamDeviceId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetStreamDeviceId", (void **)&hip_real.hipGetStreamDeviceId);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
@@ -18963,18 +23299,32 @@ int hipGetStreamDeviceId(hipStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamBeginCapture: hip/hip_runtime_api.h */
-hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) {
-  hip_hipStreamBeginCapture_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamBeginCapture, __ATOMIC_ACQUIRE);
+/* hipGetStreamDeviceId: hip/hip_runtime_api.h */
+int hipGetStreamDeviceId(hipStream_t stream) {
+  hip_hipGetStreamDeviceId_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGetStreamDeviceId, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream);
+  }
+  return hip_traced_hipGetStreamDeviceId(tracer_real, __builtin_return_address(0), stream);
+}
+
+/* hipStreamBeginCapture, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn *tracer_real,
+                                                   const void *tracer_caller, hipStream_t stream,
+                                                   hipStreamCaptureMode mode) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamBeginCapture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamBeginCapture", (void **)&hip_real.hipStreamBeginCapture);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
@@ -19023,18 +23373,32 @@ hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) 
   return tracer_args.tracer_result;
 }
 
-/* hipStreamEndCapture: hip/hip_runtime_api.h */
-hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
-  hip_hipStreamEndCapture_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamEndCapture, __ATOMIC_ACQUIRE);
+/* hipStreamBeginCapture: hip/hip_runtime_api.h */
+hipError_t hipStreamBeginCapture(hipStream_t stream, hipStreamCaptureMode mode) {
+  hip_hipStreamBeginCapture_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamBeginCapture, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, mode);
+  }
+  return hip_traced_hipStreamBeginCapture(tracer_real, __builtin_return_address(0), stream, mode);
+}
+
+/* hipStreamEndCapture, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tracer_real,
+                                                 const void *tracer_caller, hipStream_t stream,
+                                                 hipGraph_t *pGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamEndCapture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamEndCapture", (void **)&hip_real.hipStreamEndCapture);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
@@ -19084,19 +23448,33 @@ hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
   return tracer_args.tracer_result;
 }
 
-/* hipStreamGetCaptureInfo: hip/hip_runtime_api.h */
-hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus,
-                                   unsigned long long *pId) {
-  hip_hipStreamGetCaptureInfo_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamGetCaptureInfo, __ATOMIC_ACQUIRE);
+/* hipStreamEndCapture: hip/hip_runtime_api.h */
+hipError_t hipStreamEndCapture(hipStream_t stream, hipGraph_t *pGraph) {
+  hip_hipStreamEndCapture_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamEndCapture, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, pGraph);
+  }
+  return hip_traced_hipStreamEndCapture(tracer_real, __builtin_return_address(0), stream, pGraph);
+}
+
+/* hipStreamGetCaptureInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamGetCaptureInfo(hip_hipStreamGetCaptureInfo_fn *tracer_real,
+                                                     const void *tracer_caller, hipStream_t stream,
+                                                     hipStreamCaptureStatus *pCaptureStatus,
+                                                     unsigned long long *pId) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetCaptureInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetCaptureInfo", (void **)&hip_real.hipStreamGetCaptureInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus, pId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
@@ -19150,21 +23528,39 @@ hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *p
   return tracer_args.tracer_result;
 }
 
-/* hipStreamGetCaptureInfo_v2: hip/hip_runtime_api.h */
-hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus *captureStatus_out,
-                                      unsigned long long *id_out, hipGraph_t *graph_out,
-                                      const hipGraphNode_t **dependencies_out,
-                                      size_t *numDependencies_out) {
-  hip_hipStreamGetCaptureInfo_v2_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamGetCaptureInfo_v2, __ATOMIC_ACQUIRE);
+/* hipStreamGetCaptureInfo: hip/hip_runtime_api.h */
+hipError_t hipStreamGetCaptureInfo(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus,
+                                   unsigned long long *pId) {
+  hip_hipStreamGetCaptureInfo_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamGetCaptureInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, pCaptureStatus, pId);
+  }
+  return hip_traced_hipStreamGetCaptureInfo(tracer_real, __builtin_return_address(0), stream,
+                                            pCaptureStatus, pId);
+}
+
+/* hipStreamGetCaptureInfo_v2, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamGetCaptureInfo_v2(hip_hipStreamGetCaptureInfo_v2_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        hipStream_t stream,
+                                                        hipStreamCaptureStatus *captureStatus_out,
+                                                        unsigned long long *id_out,
+                                                        hipGraph_t *graph_out,
+                                                        const hipGraphNode_t **dependencies_out,
+                                                        size_t *numDependencies_out) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamGetCaptureInfo_v2_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetCaptureInfo_v2", (void **)&hip_real.hipStreamGetCaptureInfo_v2);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out,
                        numDependencies_out);
   }
@@ -19230,18 +23626,38 @@ hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus
   return tracer_args.tracer_result;
 }
 
-/* hipStreamIsCapturing: hip/hip_runtime_api.h */
-hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus) {
-  hip_hipStreamIsCapturing_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamIsCapturing, __ATOMIC_ACQUIRE);
+/* hipStreamGetCaptureInfo_v2: hip/hip_runtime_api.h */
+hipError_t hipStreamGetCaptureInfo_v2(hipStream_t stream, hipStreamCaptureStatus *captureStatus_out,
+                                      unsigned long long *id_out, hipGraph_t *graph_out,
+                                      const hipGraphNode_t **dependencies_out,
+                                      size_t *numDependencies_out) {
+  hip_hipStreamGetCaptureInfo_v2_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamGetCaptureInfo_v2, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out,
+                       numDependencies_out);
+  }
+  return hip_traced_hipStreamGetCaptureInfo_v2(tracer_real, __builtin_return_address(0), stream,
+                                               captureStatus_out, id_out, graph_out,
+                                               dependencies_out, numDependencies_out);
+}
+
+/* hipStreamIsCapturing, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *tracer_real,
+                                                  const void *tracer_caller, hipStream_t stream,
+                                                  hipStreamCaptureStatus *pCaptureStatus) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamIsCapturing_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamIsCapturing", (void **)&hip_real.hipStreamIsCapturing);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
@@ -19291,19 +23707,36 @@ hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCap
   return tracer_args.tracer_result;
 }
 
-/* hipStreamUpdateCaptureDependencies: hip/hip_runtime_api.h */
-hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t *dependencies,
-                                              size_t numDependencies, unsigned int flags) {
-  hip_hipStreamUpdateCaptureDependencies_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipStreamUpdateCaptureDependencies, __ATOMIC_ACQUIRE);
+/* hipStreamIsCapturing: hip/hip_runtime_api.h */
+hipError_t hipStreamIsCapturing(hipStream_t stream, hipStreamCaptureStatus *pCaptureStatus) {
+  hip_hipStreamIsCapturing_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamIsCapturing, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, pCaptureStatus);
+  }
+  return hip_traced_hipStreamIsCapturing(tracer_real, __builtin_return_address(0), stream,
+                                         pCaptureStatus);
+}
+
+/* hipStreamUpdateCaptureDependencies, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipStreamUpdateCaptureDependencies(hip_hipStreamUpdateCaptureDependencies_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                hipStream_t stream,
+                                                                hipGraphNode_t *dependencies,
+                                                                size_t numDependencies,
+                                                                unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipStreamUpdateCaptureDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamUpdateCaptureDependencies", (void **)&hip_real.hipStreamUpdateCaptureDependencies);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, dependencies, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
@@ -19357,18 +23790,35 @@ hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t
   return tracer_args.tracer_result;
 }
 
-/* hipLaunchHostFunc: hip/hip_runtime_api.h */
-hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData) {
-  hip_hipLaunchHostFunc_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipLaunchHostFunc, __ATOMIC_ACQUIRE);
+/* hipStreamUpdateCaptureDependencies: hip/hip_runtime_api.h */
+hipError_t hipStreamUpdateCaptureDependencies(hipStream_t stream, hipGraphNode_t *dependencies,
+                                              size_t numDependencies, unsigned int flags) {
+  hip_hipStreamUpdateCaptureDependencies_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipStreamUpdateCaptureDependencies, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, dependencies, numDependencies, flags);
+  }
+  return hip_traced_hipStreamUpdateCaptureDependencies(tracer_real, __builtin_return_address(0),
+                                                       stream, dependencies, numDependencies,
+                                                       flags);
+}
+
+/* hipLaunchHostFunc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_real,
+                                               const void *tracer_caller, hipStream_t stream,
+                                               hipHostFn_t fn, void *userData) {
   if (!tracer_real)
     tracer_real = (hip_hipLaunchHostFunc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchHostFunc", (void **)&hip_real.hipLaunchHostFunc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
@@ -19419,18 +23869,33 @@ hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData)
   return tracer_args.tracer_result;
 }
 
-/* hipThreadExchangeStreamCaptureMode: hip/hip_runtime_api.h */
-hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
-  hip_hipThreadExchangeStreamCaptureMode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipThreadExchangeStreamCaptureMode, __ATOMIC_ACQUIRE);
+/* hipLaunchHostFunc: hip/hip_runtime_api.h */
+hipError_t hipLaunchHostFunc(hipStream_t stream, hipHostFn_t fn, void *userData) {
+  hip_hipLaunchHostFunc_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipLaunchHostFunc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(stream, fn, userData);
+  }
+  return hip_traced_hipLaunchHostFunc(tracer_real, __builtin_return_address(0), stream, fn,
+                                      userData);
+}
+
+/* hipThreadExchangeStreamCaptureMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipThreadExchangeStreamCaptureMode(hip_hipThreadExchangeStreamCaptureMode_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                hipStreamCaptureMode *mode) {
   if (!tracer_real)
     tracer_real = (hip_hipThreadExchangeStreamCaptureMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipThreadExchangeStreamCaptureMode", (void **)&hip_real.hipThreadExchangeStreamCaptureMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
@@ -19477,18 +23942,33 @@ hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
   return tracer_args.tracer_result;
 }
 
-/* hipGraphCreate: hip/hip_runtime_api.h */
-hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
-  hip_hipGraphCreate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphCreate, __ATOMIC_ACQUIRE);
+/* hipThreadExchangeStreamCaptureMode: hip/hip_runtime_api.h */
+hipError_t hipThreadExchangeStreamCaptureMode(hipStreamCaptureMode *mode) {
+  hip_hipThreadExchangeStreamCaptureMode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipThreadExchangeStreamCaptureMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mode);
+  }
+  return hip_traced_hipThreadExchangeStreamCaptureMode(tracer_real, __builtin_return_address(0),
+                                                       mode);
+}
+
+/* hipGraphCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real,
+                                            const void *tracer_caller, hipGraph_t *pGraph,
+                                            unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphCreate", (void **)&hip_real.hipGraphCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
@@ -19538,18 +24018,31 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
   return tracer_args.tracer_result;
 }
 
-/* hipGraphDestroy: hip/hip_runtime_api.h */
-hipError_t hipGraphDestroy(hipGraph_t graph) {
-  hip_hipGraphDestroy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphDestroy, __ATOMIC_ACQUIRE);
+/* hipGraphCreate: hip/hip_runtime_api.h */
+hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
+  hip_hipGraphCreate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraph, flags);
+  }
+  return hip_traced_hipGraphCreate(tracer_real, __builtin_return_address(0), pGraph, flags);
+}
+
+/* hipGraphDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real,
+                                             const void *tracer_caller, hipGraph_t graph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphDestroy", (void **)&hip_real.hipGraphDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
@@ -19596,19 +24089,34 @@ hipError_t hipGraphDestroy(hipGraph_t graph) {
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddDependencies: hip/hip_runtime_api.h */
-hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from,
-                                   const hipGraphNode_t *to, size_t numDependencies) {
-  hip_hipGraphAddDependencies_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddDependencies, __ATOMIC_ACQUIRE);
+/* hipGraphDestroy: hip/hip_runtime_api.h */
+hipError_t hipGraphDestroy(hipGraph_t graph) {
+  hip_hipGraphDestroy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(graph);
+  }
+  return hip_traced_hipGraphDestroy(tracer_real, __builtin_return_address(0), graph);
+}
+
+/* hipGraphAddDependencies, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddDependencies(hip_hipGraphAddDependencies_fn *tracer_real,
+                                                     const void *tracer_caller, hipGraph_t graph,
+                                                     const hipGraphNode_t *from,
+                                                     const hipGraphNode_t *to,
+                                                     size_t numDependencies) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddDependencies", (void **)&hip_real.hipGraphAddDependencies);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
@@ -19662,19 +24170,36 @@ hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphRemoveDependencies: hip/hip_runtime_api.h */
-hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *from,
-                                      const hipGraphNode_t *to, size_t numDependencies) {
-  hip_hipGraphRemoveDependencies_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphRemoveDependencies, __ATOMIC_ACQUIRE);
+/* hipGraphAddDependencies: hip/hip_runtime_api.h */
+hipError_t hipGraphAddDependencies(hipGraph_t graph, const hipGraphNode_t *from,
+                                   const hipGraphNode_t *to, size_t numDependencies) {
+  hip_hipGraphAddDependencies_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddDependencies, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(graph, from, to, numDependencies);
+  }
+  return hip_traced_hipGraphAddDependencies(tracer_real, __builtin_return_address(0), graph, from,
+                                            to, numDependencies);
+}
+
+/* hipGraphRemoveDependencies, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphRemoveDependencies(hip_hipGraphRemoveDependencies_fn *tracer_real,
+                                                        const void *tracer_caller, hipGraph_t graph,
+                                                        const hipGraphNode_t *from,
+                                                        const hipGraphNode_t *to,
+                                                        size_t numDependencies) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphRemoveDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphRemoveDependencies", (void **)&hip_real.hipGraphRemoveDependencies);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
@@ -19728,19 +24253,35 @@ hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *fr
   return tracer_args.tracer_result;
 }
 
-/* hipGraphGetEdges: hip/hip_runtime_api.h */
-hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode_t *to,
-                            size_t *numEdges) {
-  hip_hipGraphGetEdges_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphGetEdges, __ATOMIC_ACQUIRE);
+/* hipGraphRemoveDependencies: hip/hip_runtime_api.h */
+hipError_t hipGraphRemoveDependencies(hipGraph_t graph, const hipGraphNode_t *from,
+                                      const hipGraphNode_t *to, size_t numDependencies) {
+  hip_hipGraphRemoveDependencies_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphRemoveDependencies, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(graph, from, to, numDependencies);
+  }
+  return hip_traced_hipGraphRemoveDependencies(tracer_real, __builtin_return_address(0), graph,
+                                               from, to, numDependencies);
+}
+
+/* hipGraphGetEdges, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_real,
+                                              const void *tracer_caller, hipGraph_t graph,
+                                              hipGraphNode_t *from, hipGraphNode_t *to,
+                                              size_t *numEdges) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetEdges_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetEdges", (void **)&hip_real.hipGraphGetEdges);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
@@ -19797,18 +24338,34 @@ hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode
   return tracer_args.tracer_result;
 }
 
-/* hipGraphGetNodes: hip/hip_runtime_api.h */
-hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *numNodes) {
-  hip_hipGraphGetNodes_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphGetNodes, __ATOMIC_ACQUIRE);
+/* hipGraphGetEdges: hip/hip_runtime_api.h */
+hipError_t hipGraphGetEdges(hipGraph_t graph, hipGraphNode_t *from, hipGraphNode_t *to,
+                            size_t *numEdges) {
+  hip_hipGraphGetEdges_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphGetEdges, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(graph, from, to, numEdges);
+  }
+  return hip_traced_hipGraphGetEdges(tracer_real, __builtin_return_address(0), graph, from, to,
+                                     numEdges);
+}
+
+/* hipGraphGetNodes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_real,
+                                              const void *tracer_caller, hipGraph_t graph,
+                                              hipGraphNode_t *nodes, size_t *numNodes) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetNodes", (void **)&hip_real.hipGraphGetNodes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
@@ -19862,18 +24419,33 @@ hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *num
   return tracer_args.tracer_result;
 }
 
-/* hipGraphGetRootNodes: hip/hip_runtime_api.h */
-hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, size_t *pNumRootNodes) {
-  hip_hipGraphGetRootNodes_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphGetRootNodes, __ATOMIC_ACQUIRE);
+/* hipGraphGetNodes: hip/hip_runtime_api.h */
+hipError_t hipGraphGetNodes(hipGraph_t graph, hipGraphNode_t *nodes, size_t *numNodes) {
+  hip_hipGraphGetNodes_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphGetNodes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(graph, nodes, numNodes);
+  }
+  return hip_traced_hipGraphGetNodes(tracer_real, __builtin_return_address(0), graph, nodes,
+                                     numNodes);
+}
+
+/* hipGraphGetRootNodes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *tracer_real,
+                                                  const void *tracer_caller, hipGraph_t graph,
+                                                  hipGraphNode_t *pRootNodes, size_t *pNumRootNodes) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphGetRootNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetRootNodes", (void **)&hip_real.hipGraphGetRootNodes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
@@ -19927,19 +24499,35 @@ hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, si
   return tracer_args.tracer_result;
 }
 
-/* hipGraphNodeGetDependencies: hip/hip_runtime_api.h */
-hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDependencies,
-                                       size_t *pNumDependencies) {
-  hip_hipGraphNodeGetDependencies_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphNodeGetDependencies, __ATOMIC_ACQUIRE);
+/* hipGraphGetRootNodes: hip/hip_runtime_api.h */
+hipError_t hipGraphGetRootNodes(hipGraph_t graph, hipGraphNode_t *pRootNodes, size_t *pNumRootNodes) {
+  hip_hipGraphGetRootNodes_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphGetRootNodes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(graph, pRootNodes, pNumRootNodes);
+  }
+  return hip_traced_hipGraphGetRootNodes(tracer_real, __builtin_return_address(0), graph,
+                                         pRootNodes, pNumRootNodes);
+}
+
+/* hipGraphNodeGetDependencies, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDependencies_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipGraphNode_t node,
+                                                         hipGraphNode_t *pDependencies,
+                                                         size_t *pNumDependencies) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetDependencies", (void **)&hip_real.hipGraphNodeGetDependencies);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependencies, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
@@ -19993,19 +24581,36 @@ hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDep
   return tracer_args.tracer_result;
 }
 
-/* hipGraphNodeGetDependentNodes: hip/hip_runtime_api.h */
-hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pDependentNodes,
-                                         size_t *pNumDependentNodes) {
-  hip_hipGraphNodeGetDependentNodes_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphNodeGetDependentNodes, __ATOMIC_ACQUIRE);
+/* hipGraphNodeGetDependencies: hip/hip_runtime_api.h */
+hipError_t hipGraphNodeGetDependencies(hipGraphNode_t node, hipGraphNode_t *pDependencies,
+                                       size_t *pNumDependencies) {
+  hip_hipGraphNodeGetDependencies_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphNodeGetDependencies, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pDependencies, pNumDependencies);
+  }
+  return hip_traced_hipGraphNodeGetDependencies(tracer_real, __builtin_return_address(0), node,
+                                                pDependencies, pNumDependencies);
+}
+
+/* hipGraphNodeGetDependentNodes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphNodeGetDependentNodes(hip_hipGraphNodeGetDependentNodes_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           hipGraphNode_t node,
+                                                           hipGraphNode_t *pDependentNodes,
+                                                           size_t *pNumDependentNodes) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetDependentNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetDependentNodes", (void **)&hip_real.hipGraphNodeGetDependentNodes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependentNodes, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
@@ -20059,18 +24664,34 @@ hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pD
   return tracer_args.tracer_result;
 }
 
-/* hipGraphNodeGetType: hip/hip_runtime_api.h */
-hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
-  hip_hipGraphNodeGetType_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphNodeGetType, __ATOMIC_ACQUIRE);
+/* hipGraphNodeGetDependentNodes: hip/hip_runtime_api.h */
+hipError_t hipGraphNodeGetDependentNodes(hipGraphNode_t node, hipGraphNode_t *pDependentNodes,
+                                         size_t *pNumDependentNodes) {
+  hip_hipGraphNodeGetDependentNodes_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphNodeGetDependentNodes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pDependentNodes, pNumDependentNodes);
+  }
+  return hip_traced_hipGraphNodeGetDependentNodes(tracer_real, __builtin_return_address(0), node,
+                                                  pDependentNodes, pNumDependentNodes);
+}
+
+/* hipGraphNodeGetType, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tracer_real,
+                                                 const void *tracer_caller, hipGraphNode_t node,
+                                                 hipGraphNodeType *pType) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeGetType_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetType", (void **)&hip_real.hipGraphNodeGetType);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
@@ -20120,18 +24741,31 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
   return tracer_args.tracer_result;
 }
 
-/* hipGraphDestroyNode: hip/hip_runtime_api.h */
-hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
-  hip_hipGraphDestroyNode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphDestroyNode, __ATOMIC_ACQUIRE);
+/* hipGraphNodeGetType: hip/hip_runtime_api.h */
+hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
+  hip_hipGraphNodeGetType_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphNodeGetType, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pType);
+  }
+  return hip_traced_hipGraphNodeGetType(tracer_real, __builtin_return_address(0), node, pType);
+}
+
+/* hipGraphDestroyNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tracer_real,
+                                                 const void *tracer_caller, hipGraphNode_t node) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphDestroyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphDestroyNode", (void **)&hip_real.hipGraphDestroyNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
@@ -20178,18 +24812,32 @@ hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
   return tracer_args.tracer_result;
 }
 
-/* hipGraphClone: hip/hip_runtime_api.h */
-hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
-  hip_hipGraphClone_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphClone, __ATOMIC_ACQUIRE);
+/* hipGraphDestroyNode: hip/hip_runtime_api.h */
+hipError_t hipGraphDestroyNode(hipGraphNode_t node) {
+  hip_hipGraphDestroyNode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphDestroyNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node);
+  }
+  return hip_traced_hipGraphDestroyNode(tracer_real, __builtin_return_address(0), node);
+}
+
+/* hipGraphClone, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real,
+                                           const void *tracer_caller, hipGraph_t *pGraphClone,
+                                           hipGraph_t originalGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphClone_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphClone", (void **)&hip_real.hipGraphClone);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
@@ -20239,19 +24887,35 @@ hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
   return tracer_args.tracer_result;
 }
 
-/* hipGraphNodeFindInClone: hip/hip_runtime_api.h */
-hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t originalNode,
-                                   hipGraph_t clonedGraph) {
-  hip_hipGraphNodeFindInClone_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphNodeFindInClone, __ATOMIC_ACQUIRE);
+/* hipGraphClone: hip/hip_runtime_api.h */
+hipError_t hipGraphClone(hipGraph_t *pGraphClone, hipGraph_t originalGraph) {
+  hip_hipGraphClone_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphClone, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphClone, originalGraph);
+  }
+  return hip_traced_hipGraphClone(tracer_real, __builtin_return_address(0), pGraphClone,
+                                  originalGraph);
+}
+
+/* hipGraphNodeFindInClone, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     hipGraphNode_t *pNode,
+                                                     hipGraphNode_t originalNode,
+                                                     hipGraph_t clonedGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphNodeFindInClone_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeFindInClone", (void **)&hip_real.hipGraphNodeFindInClone);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
@@ -20304,19 +24968,36 @@ hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t origina
   return tracer_args.tracer_result;
 }
 
-/* hipGraphInstantiate: hip/hip_runtime_api.h */
-hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
-                               hipGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize) {
-  hip_hipGraphInstantiate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphInstantiate, __ATOMIC_ACQUIRE);
+/* hipGraphNodeFindInClone: hip/hip_runtime_api.h */
+hipError_t hipGraphNodeFindInClone(hipGraphNode_t *pNode, hipGraphNode_t originalNode,
+                                   hipGraph_t clonedGraph) {
+  hip_hipGraphNodeFindInClone_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphNodeFindInClone, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pNode, originalNode, clonedGraph);
+  }
+  return hip_traced_hipGraphNodeFindInClone(tracer_real, __builtin_return_address(0), pNode,
+                                            originalNode, clonedGraph);
+}
+
+/* hipGraphInstantiate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 hipGraphExec_t *pGraphExec, hipGraph_t graph,
+                                                 hipGraphNode_t *pErrorNode, char *pLogBuffer,
+                                                 size_t bufferSize) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphInstantiate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphInstantiate", (void **)&hip_real.hipGraphInstantiate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
@@ -20376,19 +25057,36 @@ hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphInstantiateWithFlags: hip/hip_runtime_api.h */
-hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t graph,
-                                        unsigned long long flags) {
-  hip_hipGraphInstantiateWithFlags_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphInstantiateWithFlags, __ATOMIC_ACQUIRE);
+/* hipGraphInstantiate: hip/hip_runtime_api.h */
+hipError_t hipGraphInstantiate(hipGraphExec_t *pGraphExec, hipGraph_t graph,
+                               hipGraphNode_t *pErrorNode, char *pLogBuffer, size_t bufferSize) {
+  hip_hipGraphInstantiate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphInstantiate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
+  }
+  return hip_traced_hipGraphInstantiate(tracer_real, __builtin_return_address(0), pGraphExec, graph,
+                                        pErrorNode, pLogBuffer, bufferSize);
+}
+
+/* hipGraphInstantiateWithFlags, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiateWithFlags_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          hipGraphExec_t *pGraphExec,
+                                                          hipGraph_t graph,
+                                                          unsigned long long flags) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphInstantiateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphInstantiateWithFlags", (void **)&hip_real.hipGraphInstantiateWithFlags);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
@@ -20441,18 +25139,34 @@ hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t g
   return tracer_args.tracer_result;
 }
 
-/* hipGraphLaunch: hip/hip_runtime_api.h */
-hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
-  hip_hipGraphLaunch_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphLaunch, __ATOMIC_ACQUIRE);
+/* hipGraphInstantiateWithFlags: hip/hip_runtime_api.h */
+hipError_t hipGraphInstantiateWithFlags(hipGraphExec_t *pGraphExec, hipGraph_t graph,
+                                        unsigned long long flags) {
+  hip_hipGraphInstantiateWithFlags_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphInstantiateWithFlags, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphExec, graph, flags);
+  }
+  return hip_traced_hipGraphInstantiateWithFlags(tracer_real, __builtin_return_address(0),
+                                                 pGraphExec, graph, flags);
+}
+
+/* hipGraphLaunch, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real,
+                                            const void *tracer_caller, hipGraphExec_t graphExec,
+                                            hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphLaunch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphLaunch", (void **)&hip_real.hipGraphLaunch);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
@@ -20501,18 +25215,32 @@ hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecDestroy: hip/hip_runtime_api.h */
-hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
-  hip_hipGraphExecDestroy_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecDestroy, __ATOMIC_ACQUIRE);
+/* hipGraphLaunch: hip/hip_runtime_api.h */
+hipError_t hipGraphLaunch(hipGraphExec_t graphExec, hipStream_t stream) {
+  hip_hipGraphLaunch_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphLaunch, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(graphExec, stream);
+  }
+  return hip_traced_hipGraphLaunch(tracer_real, __builtin_return_address(0), graphExec, stream);
+}
+
+/* hipGraphExecDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 hipGraphExec_t graphExec) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecDestroy", (void **)&hip_real.hipGraphExecDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
@@ -20559,20 +25287,34 @@ hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecUpdate: hip/hip_runtime_api.h */
-hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
-                              hipGraphNode_t *hErrorNode_out,
-                              hipGraphExecUpdateResult *updateResult_out) {
-  hip_hipGraphExecUpdate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecUpdate, __ATOMIC_ACQUIRE);
+/* hipGraphExecDestroy: hip/hip_runtime_api.h */
+hipError_t hipGraphExecDestroy(hipGraphExec_t graphExec) {
+  hip_hipGraphExecDestroy_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(graphExec);
+  }
+  return hip_traced_hipGraphExecDestroy(tracer_real, __builtin_return_address(0), graphExec);
+}
+
+/* hipGraphExecUpdate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecUpdate(hip_hipGraphExecUpdate_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                hipGraphExec_t hGraphExec, hipGraph_t hGraph,
+                                                hipGraphNode_t *hErrorNode_out,
+                                                hipGraphExecUpdateResult *updateResult_out) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecUpdate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecUpdate", (void **)&hip_real.hipGraphExecUpdate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
@@ -20626,20 +25368,38 @@ hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddKernelNode: hip/hip_runtime_api.h */
-hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                                 const hipGraphNode_t *pDependencies, size_t numDependencies,
-                                 const hipKernelNodeParams *pNodeParams) {
-  hip_hipGraphAddKernelNode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddKernelNode, __ATOMIC_ACQUIRE);
+/* hipGraphExecUpdate: hip/hip_runtime_api.h */
+hipError_t hipGraphExecUpdate(hipGraphExec_t hGraphExec, hipGraph_t hGraph,
+                              hipGraphNode_t *hErrorNode_out,
+                              hipGraphExecUpdateResult *updateResult_out) {
+  hip_hipGraphExecUpdate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecUpdate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
+  }
+  return hip_traced_hipGraphExecUpdate(tracer_real, __builtin_return_address(0), hGraphExec, hGraph,
+                                       hErrorNode_out, updateResult_out);
+}
+
+/* hipGraphAddKernelNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                                   const hipGraphNode_t *pDependencies,
+                                                   size_t numDependencies,
+                                                   const hipKernelNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddKernelNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddKernelNode", (void **)&hip_real.hipGraphAddKernelNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
@@ -20697,18 +25457,36 @@ hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphKernelNodeGetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams *pNodeParams) {
-  hip_hipGraphKernelNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphKernelNodeGetParams, __ATOMIC_ACQUIRE);
+/* hipGraphAddKernelNode: hip/hip_runtime_api.h */
+hipError_t hipGraphAddKernelNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                 const hipGraphNode_t *pDependencies, size_t numDependencies,
+                                 const hipKernelNodeParams *pNodeParams) {
+  hip_hipGraphAddKernelNode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddKernelNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
+  }
+  return hip_traced_hipGraphAddKernelNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                          graph, pDependencies, numDependencies, pNodeParams);
+}
+
+/* hipGraphKernelNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeGetParams_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipGraphNode_t node,
+                                                         hipKernelNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeGetParams", (void **)&hip_real.hipGraphKernelNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
@@ -20757,18 +25535,34 @@ hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams 
   return tracer_args.tracer_result;
 }
 
-/* hipGraphKernelNodeSetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) {
-  hip_hipGraphKernelNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphKernelNodeSetParams, __ATOMIC_ACQUIRE);
+/* hipGraphKernelNodeGetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphKernelNodeGetParams(hipGraphNode_t node, hipKernelNodeParams *pNodeParams) {
+  hip_hipGraphKernelNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphKernelNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return hip_traced_hipGraphKernelNodeGetParams(tracer_real, __builtin_return_address(0), node,
+                                                pNodeParams);
+}
+
+/* hipGraphKernelNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeSetParams_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipGraphNode_t node,
+                                                         const hipKernelNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeSetParams", (void **)&hip_real.hipGraphKernelNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
@@ -20817,19 +25611,35 @@ hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeP
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecKernelNodeSetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-                                           const hipKernelNodeParams *pNodeParams) {
-  hip_hipGraphExecKernelNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecKernelNodeSetParams, __ATOMIC_ACQUIRE);
+/* hipGraphKernelNodeSetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphKernelNodeSetParams(hipGraphNode_t node, const hipKernelNodeParams *pNodeParams) {
+  hip_hipGraphKernelNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphKernelNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return hip_traced_hipGraphKernelNodeSetParams(tracer_real, __builtin_return_address(0), node,
+                                                pNodeParams);
+}
+
+/* hipGraphExecKernelNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecKernelNodeSetParams(hip_hipGraphExecKernelNodeSetParams_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             hipGraphExec_t hGraphExec,
+                                                             hipGraphNode_t node,
+                                                             const hipKernelNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecKernelNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecKernelNodeSetParams", (void **)&hip_real.hipGraphExecKernelNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
@@ -20881,20 +25691,37 @@ hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddMemcpyNode: hip/hip_runtime_api.h */
-hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                                 const hipGraphNode_t *pDependencies, size_t numDependencies,
-                                 const hipMemcpy3DParms *pCopyParams) {
-  hip_hipGraphAddMemcpyNode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddMemcpyNode, __ATOMIC_ACQUIRE);
+/* hipGraphExecKernelNodeSetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphExecKernelNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                           const hipKernelNodeParams *pNodeParams) {
+  hip_hipGraphExecKernelNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecKernelNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hGraphExec, node, pNodeParams);
+  }
+  return hip_traced_hipGraphExecKernelNodeSetParams(tracer_real, __builtin_return_address(0),
+                                                    hGraphExec, node, pNodeParams);
+}
+
+/* hipGraphAddMemcpyNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                                   const hipGraphNode_t *pDependencies,
+                                                   size_t numDependencies,
+                                                   const hipMemcpy3DParms *pCopyParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNode", (void **)&hip_real.hipGraphAddMemcpyNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
@@ -20952,18 +25779,36 @@ hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphMemcpyNodeGetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pNodeParams) {
-  hip_hipGraphMemcpyNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphMemcpyNodeGetParams, __ATOMIC_ACQUIRE);
+/* hipGraphAddMemcpyNode: hip/hip_runtime_api.h */
+hipError_t hipGraphAddMemcpyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                 const hipGraphNode_t *pDependencies, size_t numDependencies,
+                                 const hipMemcpy3DParms *pCopyParams) {
+  hip_hipGraphAddMemcpyNode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddMemcpyNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
+  }
+  return hip_traced_hipGraphAddMemcpyNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                          graph, pDependencies, numDependencies, pCopyParams);
+}
+
+/* hipGraphMemcpyNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeGetParams_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipGraphNode_t node,
+                                                         hipMemcpy3DParms *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeGetParams", (void **)&hip_real.hipGraphMemcpyNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
@@ -21012,18 +25857,34 @@ hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pN
   return tracer_args.tracer_result;
 }
 
-/* hipGraphMemcpyNodeSetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DParms *pNodeParams) {
-  hip_hipGraphMemcpyNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphMemcpyNodeSetParams, __ATOMIC_ACQUIRE);
+/* hipGraphMemcpyNodeGetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphMemcpyNodeGetParams(hipGraphNode_t node, hipMemcpy3DParms *pNodeParams) {
+  hip_hipGraphMemcpyNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphMemcpyNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return hip_traced_hipGraphMemcpyNodeGetParams(tracer_real, __builtin_return_address(0), node,
+                                                pNodeParams);
+}
+
+/* hipGraphMemcpyNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeSetParams_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipGraphNode_t node,
+                                                         const hipMemcpy3DParms *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams", (void **)&hip_real.hipGraphMemcpyNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
@@ -21072,19 +25933,35 @@ hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DPar
   return tracer_args.tracer_result;
 }
 
-/* hipGraphKernelNodeSetAttribute: hip/hip_runtime_api.h */
-hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
-                                          const hipKernelNodeAttrValue *value) {
-  hip_hipGraphKernelNodeSetAttribute_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphKernelNodeSetAttribute, __ATOMIC_ACQUIRE);
+/* hipGraphMemcpyNodeSetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphMemcpyNodeSetParams(hipGraphNode_t node, const hipMemcpy3DParms *pNodeParams) {
+  hip_hipGraphMemcpyNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphMemcpyNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return hip_traced_hipGraphMemcpyNodeSetParams(tracer_real, __builtin_return_address(0), node,
+                                                pNodeParams);
+}
+
+/* hipGraphKernelNodeSetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphKernelNodeSetAttribute(hip_hipGraphKernelNodeSetAttribute_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            hipGraphNode_t hNode,
+                                                            hipKernelNodeAttrID attr,
+                                                            const hipKernelNodeAttrValue *value) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeSetAttribute", (void **)&hip_real.hipGraphKernelNodeSetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
@@ -21135,19 +26012,36 @@ hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   return tracer_args.tracer_result;
 }
 
-/* hipGraphKernelNodeGetAttribute: hip/hip_runtime_api.h */
-hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
-                                          hipKernelNodeAttrValue *value) {
-  hip_hipGraphKernelNodeGetAttribute_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphKernelNodeGetAttribute, __ATOMIC_ACQUIRE);
+/* hipGraphKernelNodeSetAttribute: hip/hip_runtime_api.h */
+hipError_t hipGraphKernelNodeSetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
+                                          const hipKernelNodeAttrValue *value) {
+  hip_hipGraphKernelNodeSetAttribute_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphKernelNodeSetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hNode, attr, value);
+  }
+  return hip_traced_hipGraphKernelNodeSetAttribute(tracer_real, __builtin_return_address(0), hNode,
+                                                   attr, value);
+}
+
+/* hipGraphKernelNodeGetAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNodeGetAttribute_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            hipGraphNode_t hNode,
+                                                            hipKernelNodeAttrID attr,
+                                                            hipKernelNodeAttrValue *value) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphKernelNodeGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeGetAttribute", (void **)&hip_real.hipGraphKernelNodeGetAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
@@ -21198,19 +26092,36 @@ hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAtt
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecMemcpyNodeSetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-                                           hipMemcpy3DParms *pNodeParams) {
-  hip_hipGraphExecMemcpyNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecMemcpyNodeSetParams, __ATOMIC_ACQUIRE);
+/* hipGraphKernelNodeGetAttribute: hip/hip_runtime_api.h */
+hipError_t hipGraphKernelNodeGetAttribute(hipGraphNode_t hNode, hipKernelNodeAttrID attr,
+                                          hipKernelNodeAttrValue *value) {
+  hip_hipGraphKernelNodeGetAttribute_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphKernelNodeGetAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hNode, attr, value);
+  }
+  return hip_traced_hipGraphKernelNodeGetAttribute(tracer_real, __builtin_return_address(0), hNode,
+                                                   attr, value);
+}
+
+/* hipGraphExecMemcpyNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMemcpyNodeSetParams_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             hipGraphExec_t hGraphExec,
+                                                             hipGraphNode_t node,
+                                                             hipMemcpy3DParms *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
@@ -21262,20 +26173,38 @@ hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddMemcpyNode1D: hip/hip_runtime_api.h */
-hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                                   const hipGraphNode_t *pDependencies, size_t numDependencies,
-                                   void *dst, const void *src, size_t count, hipMemcpyKind kind) {
-  hip_hipGraphAddMemcpyNode1D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddMemcpyNode1D, __ATOMIC_ACQUIRE);
+/* hipGraphExecMemcpyNodeSetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphExecMemcpyNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                           hipMemcpy3DParms *pNodeParams) {
+  hip_hipGraphExecMemcpyNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecMemcpyNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hGraphExec, node, pNodeParams);
+  }
+  return hip_traced_hipGraphExecMemcpyNodeSetParams(tracer_real, __builtin_return_address(0),
+                                                    hGraphExec, node, pNodeParams);
+}
+
+/* hipGraphAddMemcpyNode1D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddMemcpyNode1D(hip_hipGraphAddMemcpyNode1D_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                                     const hipGraphNode_t *pDependencies,
+                                                     size_t numDependencies, void *dst,
+                                                     const void *src, size_t count,
+                                                     hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNode1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNode1D", (void **)&hip_real.hipGraphAddMemcpyNode1D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
@@ -21341,19 +26270,38 @@ hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphMemcpyNodeSetParams1D: hip/hip_runtime_api.h */
-hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const void *src,
-                                         size_t count, hipMemcpyKind kind) {
-  hip_hipGraphMemcpyNodeSetParams1D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphMemcpyNodeSetParams1D, __ATOMIC_ACQUIRE);
+/* hipGraphAddMemcpyNode1D: hip/hip_runtime_api.h */
+hipError_t hipGraphAddMemcpyNode1D(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                   const hipGraphNode_t *pDependencies, size_t numDependencies,
+                                   void *dst, const void *src, size_t count, hipMemcpyKind kind) {
+  hip_hipGraphAddMemcpyNode1D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddMemcpyNode1D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
+  }
+  return hip_traced_hipGraphAddMemcpyNode1D(tracer_real, __builtin_return_address(0), pGraphNode,
+                                            graph, pDependencies, numDependencies, dst, src, count,
+                                            kind);
+}
+
+/* hipGraphMemcpyNodeSetParams1D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNodeSetParams1D_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           hipGraphNode_t node, void *dst,
+                                                           const void *src, size_t count,
+                                                           hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphMemcpyNodeSetParams1D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
@@ -21409,20 +26357,37 @@ hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const v
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecMemcpyNodeSetParams1D: hip/hip_runtime_api.h */
-hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-                                             void *dst, const void *src, size_t count,
-                                             hipMemcpyKind kind) {
-  hip_hipGraphExecMemcpyNodeSetParams1D_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecMemcpyNodeSetParams1D, __ATOMIC_ACQUIRE);
+/* hipGraphMemcpyNodeSetParams1D: hip/hip_runtime_api.h */
+hipError_t hipGraphMemcpyNodeSetParams1D(hipGraphNode_t node, void *dst, const void *src,
+                                         size_t count, hipMemcpyKind kind) {
+  hip_hipGraphMemcpyNodeSetParams1D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphMemcpyNodeSetParams1D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, dst, src, count, kind);
+  }
+  return hip_traced_hipGraphMemcpyNodeSetParams1D(tracer_real, __builtin_return_address(0), node,
+                                                  dst, src, count, kind);
+}
+
+/* hipGraphExecMemcpyNodeSetParams1D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecMemcpyNodeSetParams1D_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               hipGraphExec_t hGraphExec,
+                                                               hipGraphNode_t node, void *dst,
+                                                               const void *src, size_t count,
+                                                               hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams1D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
@@ -21480,21 +26445,40 @@ hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraph
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddMemcpyNodeFromSymbol: hip/hip_runtime_api.h */
-hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                                           const hipGraphNode_t *pDependencies,
-                                           size_t numDependencies, void *dst, const void *symbol,
-                                           size_t count, size_t offset, hipMemcpyKind kind) {
-  hip_hipGraphAddMemcpyNodeFromSymbol_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddMemcpyNodeFromSymbol, __ATOMIC_ACQUIRE);
+/* hipGraphExecMemcpyNodeSetParams1D: hip/hip_runtime_api.h */
+hipError_t hipGraphExecMemcpyNodeSetParams1D(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                             void *dst, const void *src, size_t count,
+                                             hipMemcpyKind kind) {
+  hip_hipGraphExecMemcpyNodeSetParams1D_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecMemcpyNodeSetParams1D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hGraphExec, node, dst, src, count, kind);
+  }
+  return hip_traced_hipGraphExecMemcpyNodeSetParams1D(tracer_real, __builtin_return_address(0),
+                                                      hGraphExec, node, dst, src, count, kind);
+}
+
+/* hipGraphAddMemcpyNodeFromSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemcpyNodeFromSymbol_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             hipGraphNode_t *pGraphNode,
+                                                             hipGraph_t graph,
+                                                             const hipGraphNode_t *pDependencies,
+                                                             size_t numDependencies, void *dst,
+                                                             const void *symbol, size_t count,
+                                                             size_t offset, hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNodeFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeFromSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeFromSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
@@ -21563,19 +26547,42 @@ hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_
   return tracer_args.tracer_result;
 }
 
-/* hipGraphMemcpyNodeSetParamsFromSymbol: hip/hip_runtime_api.h */
-hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst, const void *symbol,
-                                                 size_t count, size_t offset, hipMemcpyKind kind) {
-  hip_hipGraphMemcpyNodeSetParamsFromSymbol_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphMemcpyNodeSetParamsFromSymbol, __ATOMIC_ACQUIRE);
+/* hipGraphAddMemcpyNodeFromSymbol: hip/hip_runtime_api.h */
+hipError_t hipGraphAddMemcpyNodeFromSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                           const hipGraphNode_t *pDependencies,
+                                           size_t numDependencies, void *dst, const void *symbol,
+                                           size_t count, size_t offset, hipMemcpyKind kind) {
+  hip_hipGraphAddMemcpyNodeFromSymbol_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddMemcpyNodeFromSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
+                       offset, kind);
+  }
+  return hip_traced_hipGraphAddMemcpyNodeFromSymbol(tracer_real, __builtin_return_address(0),
+                                                    pGraphNode, graph, pDependencies,
+                                                    numDependencies, dst, symbol, count, offset,
+                                                    kind);
+}
+
+/* hipGraphMemcpyNodeSetParamsFromSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsFromSymbol(hip_hipGraphMemcpyNodeSetParamsFromSymbol_fn *tracer_real,
+                                                                   const void *tracer_caller,
+                                                                   hipGraphNode_t node, void *dst,
+                                                                   const void *symbol, size_t count,
+                                                                   size_t offset,
+                                                                   hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsFromSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
@@ -21633,20 +26640,39 @@ hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecMemcpyNodeSetParamsFromSymbol: hip/hip_runtime_api.h */
-hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-                                                     void *dst, const void *symbol, size_t count,
-                                                     size_t offset, hipMemcpyKind kind) {
-  hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecMemcpyNodeSetParamsFromSymbol, __ATOMIC_ACQUIRE);
+/* hipGraphMemcpyNodeSetParamsFromSymbol: hip/hip_runtime_api.h */
+hipError_t hipGraphMemcpyNodeSetParamsFromSymbol(hipGraphNode_t node, void *dst, const void *symbol,
+                                                 size_t count, size_t offset, hipMemcpyKind kind) {
+  hip_hipGraphMemcpyNodeSetParamsFromSymbol_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphMemcpyNodeSetParamsFromSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, dst, symbol, count, offset, kind);
+  }
+  return hip_traced_hipGraphMemcpyNodeSetParamsFromSymbol(tracer_real, __builtin_return_address(0),
+                                                          node, dst, symbol, count, offset, kind);
+}
+
+/* hipGraphExecMemcpyNodeSetParamsFromSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsFromSymbol(hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_fn *tracer_real,
+                                                                       const void *tracer_caller,
+                                                                       hipGraphExec_t hGraphExec,
+                                                                       hipGraphNode_t node,
+                                                                       void *dst,
+                                                                       const void *symbol,
+                                                                       size_t count, size_t offset,
+                                                                       hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsFromSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
@@ -21707,22 +26733,43 @@ hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, 
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddMemcpyNodeToSymbol: hip/hip_runtime_api.h */
-hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                                         const hipGraphNode_t *pDependencies,
-                                         size_t numDependencies, const void *symbol,
-                                         const void *src, size_t count, size_t offset,
-                                         hipMemcpyKind kind) {
-  hip_hipGraphAddMemcpyNodeToSymbol_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddMemcpyNodeToSymbol, __ATOMIC_ACQUIRE);
+/* hipGraphExecMemcpyNodeSetParamsFromSymbol: hip/hip_runtime_api.h */
+hipError_t hipGraphExecMemcpyNodeSetParamsFromSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                                     void *dst, const void *symbol, size_t count,
+                                                     size_t offset, hipMemcpyKind kind) {
+  hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecMemcpyNodeSetParamsFromSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
+  }
+  return hip_traced_hipGraphExecMemcpyNodeSetParamsFromSymbol(tracer_real,
+                                                              __builtin_return_address(0),
+                                                              hGraphExec, node, dst, symbol, count,
+                                                              offset, kind);
+}
+
+/* hipGraphAddMemcpyNodeToSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddMemcpyNodeToSymbol(hip_hipGraphAddMemcpyNodeToSymbol_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           hipGraphNode_t *pGraphNode,
+                                                           hipGraph_t graph,
+                                                           const hipGraphNode_t *pDependencies,
+                                                           size_t numDependencies,
+                                                           const void *symbol, const void *src,
+                                                           size_t count, size_t offset,
+                                                           hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemcpyNodeToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeToSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeToSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
@@ -21791,20 +26838,42 @@ hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t 
   return tracer_args.tracer_result;
 }
 
-/* hipGraphMemcpyNodeSetParamsToSymbol: hip/hip_runtime_api.h */
-hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *symbol,
-                                               const void *src, size_t count, size_t offset,
-                                               hipMemcpyKind kind) {
-  hip_hipGraphMemcpyNodeSetParamsToSymbol_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphMemcpyNodeSetParamsToSymbol, __ATOMIC_ACQUIRE);
+/* hipGraphAddMemcpyNodeToSymbol: hip/hip_runtime_api.h */
+hipError_t hipGraphAddMemcpyNodeToSymbol(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                         const hipGraphNode_t *pDependencies,
+                                         size_t numDependencies, const void *symbol,
+                                         const void *src, size_t count, size_t offset,
+                                         hipMemcpyKind kind) {
+  hip_hipGraphAddMemcpyNodeToSymbol_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddMemcpyNodeToSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
+                       offset, kind);
+  }
+  return hip_traced_hipGraphAddMemcpyNodeToSymbol(tracer_real, __builtin_return_address(0),
+                                                  pGraphNode, graph, pDependencies, numDependencies,
+                                                  symbol, src, count, offset, kind);
+}
+
+/* hipGraphMemcpyNodeSetParamsToSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsToSymbol(hip_hipGraphMemcpyNodeSetParamsToSymbol_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 hipGraphNode_t node,
+                                                                 const void *symbol,
+                                                                 const void *src, size_t count,
+                                                                 size_t offset, hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsToSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
@@ -21862,20 +26931,40 @@ hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecMemcpyNodeSetParamsToSymbol: hip/hip_runtime_api.h */
-hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-                                                   const void *symbol, const void *src,
-                                                   size_t count, size_t offset, hipMemcpyKind kind) {
-  hip_hipGraphExecMemcpyNodeSetParamsToSymbol_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecMemcpyNodeSetParamsToSymbol, __ATOMIC_ACQUIRE);
+/* hipGraphMemcpyNodeSetParamsToSymbol: hip/hip_runtime_api.h */
+hipError_t hipGraphMemcpyNodeSetParamsToSymbol(hipGraphNode_t node, const void *symbol,
+                                               const void *src, size_t count, size_t offset,
+                                               hipMemcpyKind kind) {
+  hip_hipGraphMemcpyNodeSetParamsToSymbol_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphMemcpyNodeSetParamsToSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, symbol, src, count, offset, kind);
+  }
+  return hip_traced_hipGraphMemcpyNodeSetParamsToSymbol(tracer_real, __builtin_return_address(0),
+                                                        node, symbol, src, count, offset, kind);
+}
+
+/* hipGraphExecMemcpyNodeSetParamsToSymbol, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsToSymbol(hip_hipGraphExecMemcpyNodeSetParamsToSymbol_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     hipGraphExec_t hGraphExec,
+                                                                     hipGraphNode_t node,
+                                                                     const void *symbol,
+                                                                     const void *src, size_t count,
+                                                                     size_t offset,
+                                                                     hipMemcpyKind kind) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsToSymbol);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
@@ -21936,20 +27025,39 @@ hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hi
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddMemsetNode: hip/hip_runtime_api.h */
-hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                                 const hipGraphNode_t *pDependencies, size_t numDependencies,
-                                 const hipMemsetParams *pMemsetParams) {
-  hip_hipGraphAddMemsetNode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddMemsetNode, __ATOMIC_ACQUIRE);
+/* hipGraphExecMemcpyNodeSetParamsToSymbol: hip/hip_runtime_api.h */
+hipError_t hipGraphExecMemcpyNodeSetParamsToSymbol(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                                   const void *symbol, const void *src,
+                                                   size_t count, size_t offset, hipMemcpyKind kind) {
+  hip_hipGraphExecMemcpyNodeSetParamsToSymbol_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecMemcpyNodeSetParamsToSymbol, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
+  }
+  return hip_traced_hipGraphExecMemcpyNodeSetParamsToSymbol(tracer_real,
+                                                            __builtin_return_address(0), hGraphExec,
+                                                            node, symbol, src, count, offset, kind);
+}
+
+/* hipGraphAddMemsetNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                                   const hipGraphNode_t *pDependencies,
+                                                   size_t numDependencies,
+                                                   const hipMemsetParams *pMemsetParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddMemsetNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemsetNode", (void **)&hip_real.hipGraphAddMemsetNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
@@ -22007,18 +27115,36 @@ hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphMemsetNodeGetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNodeParams) {
-  hip_hipGraphMemsetNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphMemsetNodeGetParams, __ATOMIC_ACQUIRE);
+/* hipGraphAddMemsetNode: hip/hip_runtime_api.h */
+hipError_t hipGraphAddMemsetNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                 const hipGraphNode_t *pDependencies, size_t numDependencies,
+                                 const hipMemsetParams *pMemsetParams) {
+  hip_hipGraphAddMemsetNode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddMemsetNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
+  }
+  return hip_traced_hipGraphAddMemsetNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                          graph, pDependencies, numDependencies, pMemsetParams);
+}
+
+/* hipGraphMemsetNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeGetParams_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipGraphNode_t node,
+                                                         hipMemsetParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemsetNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemsetNodeGetParams", (void **)&hip_real.hipGraphMemsetNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
@@ -22067,18 +27193,34 @@ hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNo
   return tracer_args.tracer_result;
 }
 
-/* hipGraphMemsetNodeSetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams *pNodeParams) {
-  hip_hipGraphMemsetNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphMemsetNodeSetParams, __ATOMIC_ACQUIRE);
+/* hipGraphMemsetNodeGetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphMemsetNodeGetParams(hipGraphNode_t node, hipMemsetParams *pNodeParams) {
+  hip_hipGraphMemsetNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphMemsetNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return hip_traced_hipGraphMemsetNodeGetParams(tracer_real, __builtin_return_address(0), node,
+                                                pNodeParams);
+}
+
+/* hipGraphMemsetNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeSetParams_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipGraphNode_t node,
+                                                         const hipMemsetParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphMemsetNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemsetNodeSetParams", (void **)&hip_real.hipGraphMemsetNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
@@ -22127,19 +27269,35 @@ hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParam
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecMemsetNodeSetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-                                           const hipMemsetParams *pNodeParams) {
-  hip_hipGraphExecMemsetNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecMemsetNodeSetParams, __ATOMIC_ACQUIRE);
+/* hipGraphMemsetNodeSetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphMemsetNodeSetParams(hipGraphNode_t node, const hipMemsetParams *pNodeParams) {
+  hip_hipGraphMemsetNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphMemsetNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return hip_traced_hipGraphMemsetNodeSetParams(tracer_real, __builtin_return_address(0), node,
+                                                pNodeParams);
+}
+
+/* hipGraphExecMemsetNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecMemsetNodeSetParams(hip_hipGraphExecMemsetNodeSetParams_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             hipGraphExec_t hGraphExec,
+                                                             hipGraphNode_t node,
+                                                             const hipMemsetParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecMemsetNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemsetNodeSetParams", (void **)&hip_real.hipGraphExecMemsetNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
@@ -22191,20 +27349,37 @@ hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNo
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddHostNode: hip/hip_runtime_api.h */
-hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                               const hipGraphNode_t *pDependencies, size_t numDependencies,
-                               const hipHostNodeParams *pNodeParams) {
-  hip_hipGraphAddHostNode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddHostNode, __ATOMIC_ACQUIRE);
+/* hipGraphExecMemsetNodeSetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphExecMemsetNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                           const hipMemsetParams *pNodeParams) {
+  hip_hipGraphExecMemsetNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecMemsetNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hGraphExec, node, pNodeParams);
+  }
+  return hip_traced_hipGraphExecMemsetNodeSetParams(tracer_real, __builtin_return_address(0),
+                                                    hGraphExec, node, pNodeParams);
+}
+
+/* hipGraphAddHostNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                                 const hipGraphNode_t *pDependencies,
+                                                 size_t numDependencies,
+                                                 const hipHostNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddHostNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddHostNode", (void **)&hip_real.hipGraphAddHostNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
@@ -22262,18 +27437,36 @@ hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphHostNodeGetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNodeParams) {
-  hip_hipGraphHostNodeGetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphHostNodeGetParams, __ATOMIC_ACQUIRE);
+/* hipGraphAddHostNode: hip/hip_runtime_api.h */
+hipError_t hipGraphAddHostNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                               const hipGraphNode_t *pDependencies, size_t numDependencies,
+                               const hipHostNodeParams *pNodeParams) {
+  hip_hipGraphAddHostNode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddHostNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
+  }
+  return hip_traced_hipGraphAddHostNode(tracer_real, __builtin_return_address(0), pGraphNode, graph,
+                                        pDependencies, numDependencies, pNodeParams);
+}
+
+/* hipGraphHostNodeGetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetParams_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       hipGraphNode_t node,
+                                                       hipHostNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphHostNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphHostNodeGetParams", (void **)&hip_real.hipGraphHostNodeGetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
@@ -22322,18 +27515,34 @@ hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNo
   return tracer_args.tracer_result;
 }
 
-/* hipGraphHostNodeSetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *pNodeParams) {
-  hip_hipGraphHostNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphHostNodeSetParams, __ATOMIC_ACQUIRE);
+/* hipGraphHostNodeGetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphHostNodeGetParams(hipGraphNode_t node, hipHostNodeParams *pNodeParams) {
+  hip_hipGraphHostNodeGetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphHostNodeGetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return hip_traced_hipGraphHostNodeGetParams(tracer_real, __builtin_return_address(0), node,
+                                              pNodeParams);
+}
+
+/* hipGraphHostNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetParams_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       hipGraphNode_t node,
+                                                       const hipHostNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphHostNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphHostNodeSetParams", (void **)&hip_real.hipGraphHostNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
@@ -22382,19 +27591,35 @@ hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParam
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecHostNodeSetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-                                         const hipHostNodeParams *pNodeParams) {
-  hip_hipGraphExecHostNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecHostNodeSetParams, __ATOMIC_ACQUIRE);
+/* hipGraphHostNodeSetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphHostNodeSetParams(hipGraphNode_t node, const hipHostNodeParams *pNodeParams) {
+  hip_hipGraphHostNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphHostNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pNodeParams);
+  }
+  return hip_traced_hipGraphHostNodeSetParams(tracer_real, __builtin_return_address(0), node,
+                                              pNodeParams);
+}
+
+/* hipGraphExecHostNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecHostNodeSetParams(hip_hipGraphExecHostNodeSetParams_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           hipGraphExec_t hGraphExec,
+                                                           hipGraphNode_t node,
+                                                           const hipHostNodeParams *pNodeParams) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecHostNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecHostNodeSetParams", (void **)&hip_real.hipGraphExecHostNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
@@ -22446,20 +27671,37 @@ hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddChildGraphNode: hip/hip_runtime_api.h */
-hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                                     const hipGraphNode_t *pDependencies, size_t numDependencies,
-                                     hipGraph_t childGraph) {
-  hip_hipGraphAddChildGraphNode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddChildGraphNode, __ATOMIC_ACQUIRE);
+/* hipGraphExecHostNodeSetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphExecHostNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                         const hipHostNodeParams *pNodeParams) {
+  hip_hipGraphExecHostNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecHostNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hGraphExec, node, pNodeParams);
+  }
+  return hip_traced_hipGraphExecHostNodeSetParams(tracer_real, __builtin_return_address(0),
+                                                  hGraphExec, node, pNodeParams);
+}
+
+/* hipGraphAddChildGraphNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraphNode_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                                       const hipGraphNode_t *pDependencies,
+                                                       size_t numDependencies,
+                                                       hipGraph_t childGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddChildGraphNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddChildGraphNode", (void **)&hip_real.hipGraphAddChildGraphNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
@@ -22517,18 +27759,35 @@ hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t grap
   return tracer_args.tracer_result;
 }
 
-/* hipGraphChildGraphNodeGetGraph: hip/hip_runtime_api.h */
-hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGraph) {
-  hip_hipGraphChildGraphNodeGetGraph_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphChildGraphNodeGetGraph, __ATOMIC_ACQUIRE);
+/* hipGraphAddChildGraphNode: hip/hip_runtime_api.h */
+hipError_t hipGraphAddChildGraphNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                     const hipGraphNode_t *pDependencies, size_t numDependencies,
+                                     hipGraph_t childGraph) {
+  hip_hipGraphAddChildGraphNode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddChildGraphNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
+  }
+  return hip_traced_hipGraphAddChildGraphNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                              graph, pDependencies, numDependencies, childGraph);
+}
+
+/* hipGraphChildGraphNodeGetGraph, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGraphNodeGetGraph_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            hipGraphNode_t node, hipGraph_t *pGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphChildGraphNodeGetGraph_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphChildGraphNodeGetGraph", (void **)&hip_real.hipGraphChildGraphNodeGetGraph);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
@@ -22578,19 +27837,35 @@ hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGrap
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecChildGraphNodeSetParams: hip/hip_runtime_api.h */
-hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
-                                               hipGraph_t childGraph) {
-  hip_hipGraphExecChildGraphNodeSetParams_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecChildGraphNodeSetParams, __ATOMIC_ACQUIRE);
+/* hipGraphChildGraphNodeGetGraph: hip/hip_runtime_api.h */
+hipError_t hipGraphChildGraphNodeGetGraph(hipGraphNode_t node, hipGraph_t *pGraph) {
+  hip_hipGraphChildGraphNodeGetGraph_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphChildGraphNodeGetGraph, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, pGraph);
+  }
+  return hip_traced_hipGraphChildGraphNodeGetGraph(tracer_real, __builtin_return_address(0), node,
+                                                   pGraph);
+}
+
+/* hipGraphExecChildGraphNodeSetParams, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecChildGraphNodeSetParams(hip_hipGraphExecChildGraphNodeSetParams_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 hipGraphExec_t hGraphExec,
+                                                                 hipGraphNode_t node,
+                                                                 hipGraph_t childGraph) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecChildGraphNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecChildGraphNodeSetParams", (void **)&hip_real.hipGraphExecChildGraphNodeSetParams);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
@@ -22642,19 +27917,36 @@ hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGra
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddEmptyNode: hip/hip_runtime_api.h */
-hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                                const hipGraphNode_t *pDependencies, size_t numDependencies) {
-  hip_hipGraphAddEmptyNode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddEmptyNode, __ATOMIC_ACQUIRE);
+/* hipGraphExecChildGraphNodeSetParams: hip/hip_runtime_api.h */
+hipError_t hipGraphExecChildGraphNodeSetParams(hipGraphExec_t hGraphExec, hipGraphNode_t node,
+                                               hipGraph_t childGraph) {
+  hip_hipGraphExecChildGraphNodeSetParams_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecChildGraphNodeSetParams, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hGraphExec, node, childGraph);
+  }
+  return hip_traced_hipGraphExecChildGraphNodeSetParams(tracer_real, __builtin_return_address(0),
+                                                        hGraphExec, node, childGraph);
+}
+
+/* hipGraphAddEmptyNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                                  const hipGraphNode_t *pDependencies,
+                                                  size_t numDependencies) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEmptyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEmptyNode", (void **)&hip_real.hipGraphAddEmptyNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
@@ -22709,20 +28001,37 @@ hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddEventRecordNode: hip/hip_runtime_api.h */
-hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                                      const hipGraphNode_t *pDependencies, size_t numDependencies,
-                                      hipEvent_t event) {
-  hip_hipGraphAddEventRecordNode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddEventRecordNode, __ATOMIC_ACQUIRE);
+/* hipGraphAddEmptyNode: hip/hip_runtime_api.h */
+hipError_t hipGraphAddEmptyNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                const hipGraphNode_t *pDependencies, size_t numDependencies) {
+  hip_hipGraphAddEmptyNode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddEmptyNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
+  }
+  return hip_traced_hipGraphAddEmptyNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                         graph, pDependencies, numDependencies);
+}
+
+/* hipGraphAddEventRecordNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventRecordNode_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        hipGraphNode_t *pGraphNode,
+                                                        hipGraph_t graph,
+                                                        const hipGraphNode_t *pDependencies,
+                                                        size_t numDependencies, hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEventRecordNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEventRecordNode", (void **)&hip_real.hipGraphAddEventRecordNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
@@ -22780,18 +28089,36 @@ hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t gra
   return tracer_args.tracer_result;
 }
 
-/* hipGraphEventRecordNodeGetEvent: hip/hip_runtime_api.h */
-hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) {
-  hip_hipGraphEventRecordNodeGetEvent_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphEventRecordNodeGetEvent, __ATOMIC_ACQUIRE);
+/* hipGraphAddEventRecordNode: hip/hip_runtime_api.h */
+hipError_t hipGraphAddEventRecordNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                      const hipGraphNode_t *pDependencies, size_t numDependencies,
+                                      hipEvent_t event) {
+  hip_hipGraphAddEventRecordNode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddEventRecordNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
+  }
+  return hip_traced_hipGraphAddEventRecordNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                               graph, pDependencies, numDependencies, event);
+}
+
+/* hipGraphEventRecordNodeGetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRecordNodeGetEvent_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             hipGraphNode_t node,
+                                                             hipEvent_t *event_out) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventRecordNodeGetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventRecordNodeGetEvent", (void **)&hip_real.hipGraphEventRecordNodeGetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
@@ -22841,18 +28168,33 @@ hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *even
   return tracer_args.tracer_result;
 }
 
-/* hipGraphEventRecordNodeSetEvent: hip/hip_runtime_api.h */
-hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event) {
-  hip_hipGraphEventRecordNodeSetEvent_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphEventRecordNodeSetEvent, __ATOMIC_ACQUIRE);
+/* hipGraphEventRecordNodeGetEvent: hip/hip_runtime_api.h */
+hipError_t hipGraphEventRecordNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) {
+  hip_hipGraphEventRecordNodeGetEvent_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphEventRecordNodeGetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, event_out);
+  }
+  return hip_traced_hipGraphEventRecordNodeGetEvent(tracer_real, __builtin_return_address(0), node,
+                                                    event_out);
+}
+
+/* hipGraphEventRecordNodeSetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRecordNodeSetEvent_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             hipGraphNode_t node, hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventRecordNodeSetEvent", (void **)&hip_real.hipGraphEventRecordNodeSetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
@@ -22901,19 +28243,35 @@ hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecEventRecordNodeSetEvent: hip/hip_runtime_api.h */
-hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
-                                               hipEvent_t event) {
-  hip_hipGraphExecEventRecordNodeSetEvent_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecEventRecordNodeSetEvent, __ATOMIC_ACQUIRE);
+/* hipGraphEventRecordNodeSetEvent: hip/hip_runtime_api.h */
+hipError_t hipGraphEventRecordNodeSetEvent(hipGraphNode_t node, hipEvent_t event) {
+  hip_hipGraphEventRecordNodeSetEvent_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphEventRecordNodeSetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, event);
+  }
+  return hip_traced_hipGraphEventRecordNodeSetEvent(tracer_real, __builtin_return_address(0), node,
+                                                    event);
+}
+
+/* hipGraphExecEventRecordNodeSetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecEventRecordNodeSetEvent(hip_hipGraphExecEventRecordNodeSetEvent_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 hipGraphExec_t hGraphExec,
+                                                                 hipGraphNode_t hNode,
+                                                                 hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecEventRecordNodeSetEvent", (void **)&hip_real.hipGraphExecEventRecordNodeSetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
@@ -22965,20 +28323,36 @@ hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGra
   return tracer_args.tracer_result;
 }
 
-/* hipGraphAddEventWaitNode: hip/hip_runtime_api.h */
-hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
-                                    const hipGraphNode_t *pDependencies, size_t numDependencies,
-                                    hipEvent_t event) {
-  hip_hipGraphAddEventWaitNode_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphAddEventWaitNode, __ATOMIC_ACQUIRE);
+/* hipGraphExecEventRecordNodeSetEvent: hip/hip_runtime_api.h */
+hipError_t hipGraphExecEventRecordNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                               hipEvent_t event) {
+  hip_hipGraphExecEventRecordNodeSetEvent_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecEventRecordNodeSetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hGraphExec, hNode, event);
+  }
+  return hip_traced_hipGraphExecEventRecordNodeSetEvent(tracer_real, __builtin_return_address(0),
+                                                        hGraphExec, hNode, event);
+}
+
+/* hipGraphAddEventWaitNode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNode_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                                      const hipGraphNode_t *pDependencies,
+                                                      size_t numDependencies, hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphAddEventWaitNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEventWaitNode", (void **)&hip_real.hipGraphAddEventWaitNode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
@@ -23036,18 +28410,36 @@ hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph
   return tracer_args.tracer_result;
 }
 
-/* hipGraphEventWaitNodeGetEvent: hip/hip_runtime_api.h */
-hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) {
-  hip_hipGraphEventWaitNodeGetEvent_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphEventWaitNodeGetEvent, __ATOMIC_ACQUIRE);
+/* hipGraphAddEventWaitNode: hip/hip_runtime_api.h */
+hipError_t hipGraphAddEventWaitNode(hipGraphNode_t *pGraphNode, hipGraph_t graph,
+                                    const hipGraphNode_t *pDependencies, size_t numDependencies,
+                                    hipEvent_t event) {
+  hip_hipGraphAddEventWaitNode_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphAddEventWaitNode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
+  }
+  return hip_traced_hipGraphAddEventWaitNode(tracer_real, __builtin_return_address(0), pGraphNode,
+                                             graph, pDependencies, numDependencies, event);
+}
+
+/* hipGraphEventWaitNodeGetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWaitNodeGetEvent_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           hipGraphNode_t node,
+                                                           hipEvent_t *event_out) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventWaitNodeGetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventWaitNodeGetEvent", (void **)&hip_real.hipGraphEventWaitNodeGetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
@@ -23097,18 +28489,33 @@ hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_
   return tracer_args.tracer_result;
 }
 
-/* hipGraphEventWaitNodeSetEvent: hip/hip_runtime_api.h */
-hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) {
-  hip_hipGraphEventWaitNodeSetEvent_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphEventWaitNodeSetEvent, __ATOMIC_ACQUIRE);
+/* hipGraphEventWaitNodeGetEvent: hip/hip_runtime_api.h */
+hipError_t hipGraphEventWaitNodeGetEvent(hipGraphNode_t node, hipEvent_t *event_out) {
+  hip_hipGraphEventWaitNodeGetEvent_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphEventWaitNodeGetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, event_out);
+  }
+  return hip_traced_hipGraphEventWaitNodeGetEvent(tracer_real, __builtin_return_address(0), node,
+                                                  event_out);
+}
+
+/* hipGraphEventWaitNodeSetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWaitNodeSetEvent_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           hipGraphNode_t node, hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventWaitNodeSetEvent", (void **)&hip_real.hipGraphEventWaitNodeSetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
@@ -23157,19 +28564,35 @@ hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) 
   return tracer_args.tracer_result;
 }
 
-/* hipGraphExecEventWaitNodeSetEvent: hip/hip_runtime_api.h */
-hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
-                                             hipEvent_t event) {
-  hip_hipGraphExecEventWaitNodeSetEvent_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphExecEventWaitNodeSetEvent, __ATOMIC_ACQUIRE);
+/* hipGraphEventWaitNodeSetEvent: hip/hip_runtime_api.h */
+hipError_t hipGraphEventWaitNodeSetEvent(hipGraphNode_t node, hipEvent_t event) {
+  hip_hipGraphEventWaitNodeSetEvent_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphEventWaitNodeSetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(node, event);
+  }
+  return hip_traced_hipGraphEventWaitNodeSetEvent(tracer_real, __builtin_return_address(0), node,
+                                                  event);
+}
+
+/* hipGraphExecEventWaitNodeSetEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecEventWaitNodeSetEvent_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               hipGraphExec_t hGraphExec,
+                                                               hipGraphNode_t hNode,
+                                                               hipEvent_t event) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphExecEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecEventWaitNodeSetEvent", (void **)&hip_real.hipGraphExecEventWaitNodeSetEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
@@ -23221,18 +28644,33 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
   return tracer_args.tracer_result;
 }
 
-/* hipMemAddressFree: hip/hip_runtime_api.h */
-hipError_t hipMemAddressFree(void *devPtr, size_t size) {
-  hip_hipMemAddressFree_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemAddressFree, __ATOMIC_ACQUIRE);
+/* hipGraphExecEventWaitNodeSetEvent: hip/hip_runtime_api.h */
+hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraphNode_t hNode,
+                                             hipEvent_t event) {
+  hip_hipGraphExecEventWaitNodeSetEvent_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphExecEventWaitNodeSetEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(hGraphExec, hNode, event);
+  }
+  return hip_traced_hipGraphExecEventWaitNodeSetEvent(tracer_real, __builtin_return_address(0),
+                                                      hGraphExec, hNode, event);
+}
+
+/* hipMemAddressFree, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_real,
+                                               const void *tracer_caller, void *devPtr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemAddressFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAddressFree", (void **)&hip_real.hipMemAddressFree);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
@@ -23281,19 +28719,33 @@ hipError_t hipMemAddressFree(void *devPtr, size_t size) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemAddressReserve: hip/hip_runtime_api.h */
-hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr,
-                                unsigned long long flags) {
-  hip_hipMemAddressReserve_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemAddressReserve, __ATOMIC_ACQUIRE);
+/* hipMemAddressFree: hip/hip_runtime_api.h */
+hipError_t hipMemAddressFree(void *devPtr, size_t size) {
+  hip_hipMemAddressFree_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemAddressFree, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(devPtr, size);
+  }
+  return hip_traced_hipMemAddressFree(tracer_real, __builtin_return_address(0), devPtr, size);
+}
+
+/* hipMemAddressReserve, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *tracer_real,
+                                                  const void *tracer_caller, void **ptr,
+                                                  size_t size, size_t alignment, void *addr,
+                                                  unsigned long long flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMemAddressReserve_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAddressReserve", (void **)&hip_real.hipMemAddressReserve);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
@@ -23350,19 +28802,36 @@ hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void 
   return tracer_args.tracer_result;
 }
 
-/* hipMemCreate: hip/hip_runtime_api.h */
-hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
-                        const hipMemAllocationProp *prop, unsigned long long flags) {
-  hip_hipMemCreate_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemCreate, __ATOMIC_ACQUIRE);
+/* hipMemAddressReserve: hip/hip_runtime_api.h */
+hipError_t hipMemAddressReserve(void **ptr, size_t size, size_t alignment, void *addr,
+                                unsigned long long flags) {
+  hip_hipMemAddressReserve_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemAddressReserve, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, size, alignment, addr, flags);
+  }
+  return hip_traced_hipMemAddressReserve(tracer_real, __builtin_return_address(0), ptr, size,
+                                         alignment, addr, flags);
+}
+
+/* hipMemCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real,
+                                          const void *tracer_caller,
+                                          hipMemGenericAllocationHandle_t *handle, size_t size,
+                                          const hipMemAllocationProp *prop,
+                                          unsigned long long flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMemCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemCreate", (void **)&hip_real.hipMemCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, size, prop, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
@@ -23417,21 +28886,37 @@ hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
   return tracer_args.tracer_result;
 }
 
-/* hipMemExportToShareableHandle: hip/hip_runtime_api.h */
-hipError_t hipMemExportToShareableHandle(void *shareableHandle,
-                                         hipMemGenericAllocationHandle_t handle,
-                                         hipMemAllocationHandleType handleType,
-                                         unsigned long long flags) {
-  hip_hipMemExportToShareableHandle_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemExportToShareableHandle, __ATOMIC_ACQUIRE);
+/* hipMemCreate: hip/hip_runtime_api.h */
+hipError_t hipMemCreate(hipMemGenericAllocationHandle_t *handle, size_t size,
+                        const hipMemAllocationProp *prop, unsigned long long flags) {
+  hip_hipMemCreate_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(handle, size, prop, flags);
+  }
+  return hip_traced_hipMemCreate(tracer_real, __builtin_return_address(0), handle, size, prop,
+                                 flags);
+}
+
+/* hipMemExportToShareableHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemExportToShareableHandle(hip_hipMemExportToShareableHandle_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           void *shareableHandle,
+                                                           hipMemGenericAllocationHandle_t handle,
+                                                           hipMemAllocationHandleType handleType,
+                                                           unsigned long long flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMemExportToShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemExportToShareableHandle", (void **)&hip_real.hipMemExportToShareableHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
@@ -23485,18 +28970,36 @@ hipError_t hipMemExportToShareableHandle(void *shareableHandle,
   return tracer_args.tracer_result;
 }
 
-/* hipMemGetAccess: hip/hip_runtime_api.h */
-hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *location, void *ptr) {
-  hip_hipMemGetAccess_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemGetAccess, __ATOMIC_ACQUIRE);
+/* hipMemExportToShareableHandle: hip/hip_runtime_api.h */
+hipError_t hipMemExportToShareableHandle(void *shareableHandle,
+                                         hipMemGenericAllocationHandle_t handle,
+                                         hipMemAllocationHandleType handleType,
+                                         unsigned long long flags) {
+  hip_hipMemExportToShareableHandle_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemExportToShareableHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(shareableHandle, handle, handleType, flags);
+  }
+  return hip_traced_hipMemExportToShareableHandle(tracer_real, __builtin_return_address(0),
+                                                  shareableHandle, handle, handleType, flags);
+}
+
+/* hipMemGetAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real,
+                                             const void *tracer_caller, unsigned long long *flags,
+                                             const hipMemLocation *location, void *ptr) {
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAccess", (void **)&hip_real.hipMemGetAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, location, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
@@ -23548,19 +29051,34 @@ hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *loca
   return tracer_args.tracer_result;
 }
 
-/* hipMemGetAllocationGranularity: hip/hip_runtime_api.h */
-hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAllocationProp *prop,
-                                          hipMemAllocationGranularity_flags option) {
-  hip_hipMemGetAllocationGranularity_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemGetAllocationGranularity, __ATOMIC_ACQUIRE);
+/* hipMemGetAccess: hip/hip_runtime_api.h */
+hipError_t hipMemGetAccess(unsigned long long *flags, const hipMemLocation *location, void *ptr) {
+  hip_hipMemGetAccess_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemGetAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(flags, location, ptr);
+  }
+  return hip_traced_hipMemGetAccess(tracer_real, __builtin_return_address(0), flags, location, ptr);
+}
+
+/* hipMemGetAllocationGranularity, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocationGranularity_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            size_t *granularity,
+                                                            const hipMemAllocationProp *prop,
+                                                            hipMemAllocationGranularity_flags option) {
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAllocationGranularity_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAllocationGranularity", (void **)&hip_real.hipMemGetAllocationGranularity);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
@@ -23613,19 +29131,35 @@ hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAlloc
   return tracer_args.tracer_result;
 }
 
-/* hipMemGetAllocationPropertiesFromHandle: hip/hip_runtime_api.h */
-hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
-                                                   hipMemGenericAllocationHandle_t handle) {
-  hip_hipMemGetAllocationPropertiesFromHandle_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemGetAllocationPropertiesFromHandle, __ATOMIC_ACQUIRE);
+/* hipMemGetAllocationGranularity: hip/hip_runtime_api.h */
+hipError_t hipMemGetAllocationGranularity(size_t *granularity, const hipMemAllocationProp *prop,
+                                          hipMemAllocationGranularity_flags option) {
+  hip_hipMemGetAllocationGranularity_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemGetAllocationGranularity, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(granularity, prop, option);
+  }
+  return hip_traced_hipMemGetAllocationGranularity(tracer_real, __builtin_return_address(0),
+                                                   granularity, prop, option);
+}
+
+/* hipMemGetAllocationPropertiesFromHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemGetAllocationPropertiesFromHandle(hip_hipMemGetAllocationPropertiesFromHandle_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     hipMemAllocationProp *prop,
+                                                                     hipMemGenericAllocationHandle_t handle) {
   if (!tracer_real)
     tracer_real = (hip_hipMemGetAllocationPropertiesFromHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAllocationPropertiesFromHandle", (void **)&hip_real.hipMemGetAllocationPropertiesFromHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
@@ -23674,19 +29208,37 @@ hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
   return tracer_args.tracer_result;
 }
 
-/* hipMemImportFromShareableHandle: hip/hip_runtime_api.h */
-hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *handle, void *osHandle,
-                                           hipMemAllocationHandleType shHandleType) {
-  hip_hipMemImportFromShareableHandle_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemImportFromShareableHandle, __ATOMIC_ACQUIRE);
+/* hipMemGetAllocationPropertiesFromHandle: hip/hip_runtime_api.h */
+hipError_t hipMemGetAllocationPropertiesFromHandle(hipMemAllocationProp *prop,
+                                                   hipMemGenericAllocationHandle_t handle) {
+  hip_hipMemGetAllocationPropertiesFromHandle_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemGetAllocationPropertiesFromHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(prop, handle);
+  }
+  return hip_traced_hipMemGetAllocationPropertiesFromHandle(tracer_real,
+                                                            __builtin_return_address(0), prop,
+                                                            handle);
+}
+
+/* hipMemImportFromShareableHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFromShareableHandle_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             hipMemGenericAllocationHandle_t *handle,
+                                                             void *osHandle,
+                                                             hipMemAllocationHandleType shHandleType) {
   if (!tracer_real)
     tracer_real = (hip_hipMemImportFromShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemImportFromShareableHandle", (void **)&hip_real.hipMemImportFromShareableHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, osHandle, shHandleType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
@@ -23739,19 +29291,35 @@ hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *hand
   return tracer_args.tracer_result;
 }
 
-/* hipMemMap: hip/hip_runtime_api.h */
-hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t handle,
-                     unsigned long long flags) {
-  hip_hipMemMap_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemMap, __ATOMIC_ACQUIRE);
+/* hipMemImportFromShareableHandle: hip/hip_runtime_api.h */
+hipError_t hipMemImportFromShareableHandle(hipMemGenericAllocationHandle_t *handle, void *osHandle,
+                                           hipMemAllocationHandleType shHandleType) {
+  hip_hipMemImportFromShareableHandle_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemImportFromShareableHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(handle, osHandle, shHandleType);
+  }
+  return hip_traced_hipMemImportFromShareableHandle(tracer_real, __builtin_return_address(0),
+                                                    handle, osHandle, shHandleType);
+}
+
+/* hipMemMap, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void *tracer_caller,
+                                       void *ptr, size_t size, size_t offset,
+                                       hipMemGenericAllocationHandle_t handle,
+                                       unsigned long long flags) {
   if (!tracer_real)
     tracer_real = (hip_hipMemMap_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemMap", (void **)&hip_real.hipMemMap);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
@@ -23807,18 +29375,35 @@ hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocat
   return tracer_args.tracer_result;
 }
 
-/* hipMemMapArrayAsync: hip/hip_runtime_api.h */
-hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count, hipStream_t stream) {
-  hip_hipMemMapArrayAsync_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemMapArrayAsync, __ATOMIC_ACQUIRE);
+/* hipMemMap: hip/hip_runtime_api.h */
+hipError_t hipMemMap(void *ptr, size_t size, size_t offset, hipMemGenericAllocationHandle_t handle,
+                     unsigned long long flags) {
+  hip_hipMemMap_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemMap, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, size, offset, handle, flags);
+  }
+  return hip_traced_hipMemMap(tracer_real, __builtin_return_address(0), ptr, size, offset, handle,
+                              flags);
+}
+
+/* hipMemMapArrayAsync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 hipArrayMapInfo *mapInfoList, unsigned int count,
+                                                 hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipMemMapArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemMapArrayAsync", (void **)&hip_real.hipMemMapArrayAsync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mapInfoList, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
@@ -23870,18 +29455,33 @@ hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count,
   return tracer_args.tracer_result;
 }
 
-/* hipMemRelease: hip/hip_runtime_api.h */
-hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
-  hip_hipMemRelease_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemRelease, __ATOMIC_ACQUIRE);
+/* hipMemMapArrayAsync: hip/hip_runtime_api.h */
+hipError_t hipMemMapArrayAsync(hipArrayMapInfo *mapInfoList, unsigned int count, hipStream_t stream) {
+  hip_hipMemMapArrayAsync_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemMapArrayAsync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(mapInfoList, count, stream);
+  }
+  return hip_traced_hipMemMapArrayAsync(tracer_real, __builtin_return_address(0), mapInfoList,
+                                        count, stream);
+}
+
+/* hipMemRelease, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real,
+                                           const void *tracer_caller,
+                                           hipMemGenericAllocationHandle_t handle) {
   if (!tracer_real)
     tracer_real = (hip_hipMemRelease_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRelease", (void **)&hip_real.hipMemRelease);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
@@ -23928,18 +29528,33 @@ hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
   return tracer_args.tracer_result;
 }
 
-/* hipMemRetainAllocationHandle: hip/hip_runtime_api.h */
-hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle, void *addr) {
-  hip_hipMemRetainAllocationHandle_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemRetainAllocationHandle, __ATOMIC_ACQUIRE);
+/* hipMemRelease: hip/hip_runtime_api.h */
+hipError_t hipMemRelease(hipMemGenericAllocationHandle_t handle) {
+  hip_hipMemRelease_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemRelease, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(handle);
+  }
+  return hip_traced_hipMemRelease(tracer_real, __builtin_return_address(0), handle);
+}
+
+/* hipMemRetainAllocationHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAllocationHandle_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          hipMemGenericAllocationHandle_t *handle,
+                                                          void *addr) {
   if (!tracer_real)
     tracer_real = (hip_hipMemRetainAllocationHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRetainAllocationHandle", (void **)&hip_real.hipMemRetainAllocationHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, addr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
@@ -23989,18 +29604,33 @@ hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle,
   return tracer_args.tracer_result;
 }
 
-/* hipMemSetAccess: hip/hip_runtime_api.h */
-hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc, size_t count) {
-  hip_hipMemSetAccess_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemSetAccess, __ATOMIC_ACQUIRE);
+/* hipMemRetainAllocationHandle: hip/hip_runtime_api.h */
+hipError_t hipMemRetainAllocationHandle(hipMemGenericAllocationHandle_t *handle, void *addr) {
+  hip_hipMemRetainAllocationHandle_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemRetainAllocationHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(handle, addr);
+  }
+  return hip_traced_hipMemRetainAllocationHandle(tracer_real, __builtin_return_address(0), handle,
+                                                 addr);
+}
+
+/* hipMemSetAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real,
+                                             const void *tracer_caller, void *ptr, size_t size,
+                                             const hipMemAccessDesc *desc, size_t count) {
   if (!tracer_real)
     tracer_real = (hip_hipMemSetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemSetAccess", (void **)&hip_real.hipMemSetAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, desc, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
@@ -24054,18 +29684,32 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
   return tracer_args.tracer_result;
 }
 
-/* hipMemUnmap: hip/hip_runtime_api.h */
-hipError_t hipMemUnmap(void *ptr, size_t size) {
-  hip_hipMemUnmap_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipMemUnmap, __ATOMIC_ACQUIRE);
+/* hipMemSetAccess: hip/hip_runtime_api.h */
+hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc, size_t count) {
+  hip_hipMemSetAccess_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemSetAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, size, desc, count);
+  }
+  return hip_traced_hipMemSetAccess(tracer_real, __builtin_return_address(0), ptr, size, desc,
+                                    count);
+}
+
+/* hipMemUnmap, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnmap_fn *tracer_real, const void *tracer_caller,
+                                         void *ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (hip_hipMemUnmap_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemUnmap", (void **)&hip_real.hipMemUnmap);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
@@ -24114,19 +29758,34 @@ hipError_t hipMemUnmap(void *ptr, size_t size) {
   return tracer_args.tracer_result;
 }
 
-/* hipGLGetDevices: hip/hip_runtime_api.h */
-hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices,
-                           unsigned int hipDeviceCount, hipGLDeviceList deviceList) {
-  hip_hipGLGetDevices_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGLGetDevices, __ATOMIC_ACQUIRE);
+/* hipMemUnmap: hip/hip_runtime_api.h */
+hipError_t hipMemUnmap(void *ptr, size_t size) {
+  hip_hipMemUnmap_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipMemUnmap, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(ptr, size);
+  }
+  return hip_traced_hipMemUnmap(tracer_real, __builtin_return_address(0), ptr, size);
+}
+
+/* hipGLGetDevices, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real,
+                                             const void *tracer_caller,
+                                             unsigned int *pHipDeviceCount, int *pHipDevices,
+                                             unsigned int hipDeviceCount,
+                                             hipGLDeviceList deviceList) {
   if (!tracer_real)
     tracer_real = (hip_hipGLGetDevices_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGLGetDevices", (void **)&hip_real.hipGLGetDevices);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
@@ -24182,19 +29841,35 @@ hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphicsGLRegisterBuffer: hip/hip_runtime_api.h */
-hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint buffer,
-                                       unsigned int flags) {
-  hip_hipGraphicsGLRegisterBuffer_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphicsGLRegisterBuffer, __ATOMIC_ACQUIRE);
+/* hipGLGetDevices: hip/hip_runtime_api.h */
+hipError_t hipGLGetDevices(unsigned int *pHipDeviceCount, int *pHipDevices,
+                           unsigned int hipDeviceCount, hipGLDeviceList deviceList) {
+  hip_hipGLGetDevices_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGLGetDevices, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
+  }
+  return hip_traced_hipGLGetDevices(tracer_real, __builtin_return_address(0), pHipDeviceCount,
+                                    pHipDevices, hipDeviceCount, deviceList);
+}
+
+/* hipGraphicsGLRegisterBuffer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegisterBuffer_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         hipGraphicsResource **resource,
+                                                         GLuint buffer, unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsGLRegisterBuffer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsGLRegisterBuffer", (void **)&hip_real.hipGraphicsGLRegisterBuffer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource, buffer, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
@@ -24247,19 +29922,36 @@ hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint bu
   return tracer_args.tracer_result;
 }
 
-/* hipGraphicsGLRegisterImage: hip/hip_runtime_api.h */
-hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint image, GLenum target,
-                                      unsigned int flags) {
-  hip_hipGraphicsGLRegisterImage_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphicsGLRegisterImage, __ATOMIC_ACQUIRE);
+/* hipGraphicsGLRegisterBuffer: hip/hip_runtime_api.h */
+hipError_t hipGraphicsGLRegisterBuffer(hipGraphicsResource **resource, GLuint buffer,
+                                       unsigned int flags) {
+  hip_hipGraphicsGLRegisterBuffer_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphicsGLRegisterBuffer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(resource, buffer, flags);
+  }
+  return hip_traced_hipGraphicsGLRegisterBuffer(tracer_real, __builtin_return_address(0), resource,
+                                                buffer, flags);
+}
+
+/* hipGraphicsGLRegisterImage, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegisterImage_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        hipGraphicsResource **resource,
+                                                        GLuint image, GLenum target,
+                                                        unsigned int flags) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsGLRegisterImage_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsGLRegisterImage", (void **)&hip_real.hipGraphicsGLRegisterImage);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource, image, target, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
@@ -24314,18 +30006,35 @@ hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint ima
   return tracer_args.tracer_result;
 }
 
-/* hipGraphicsMapResources: hip/hip_runtime_api.h */
-hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) {
-  hip_hipGraphicsMapResources_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphicsMapResources, __ATOMIC_ACQUIRE);
+/* hipGraphicsGLRegisterImage: hip/hip_runtime_api.h */
+hipError_t hipGraphicsGLRegisterImage(hipGraphicsResource **resource, GLuint image, GLenum target,
+                                      unsigned int flags) {
+  hip_hipGraphicsGLRegisterImage_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphicsGLRegisterImage, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(resource, image, target, flags);
+  }
+  return hip_traced_hipGraphicsGLRegisterImage(tracer_real, __builtin_return_address(0), resource,
+                                               image, target, flags);
+}
+
+/* hipGraphicsMapResources, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources_fn *tracer_real,
+                                                     const void *tracer_caller, int count,
+                                                     hipGraphicsResource_t *resources,
+                                                     hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsMapResources_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsMapResources", (void **)&hip_real.hipGraphicsMapResources);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
@@ -24378,19 +30087,36 @@ hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, 
   return tracer_args.tracer_result;
 }
 
-/* hipGraphicsSubResourceGetMappedArray: hip/hip_runtime_api.h */
-hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsResource_t resource,
-                                                unsigned int arrayIndex, unsigned int mipLevel) {
-  hip_hipGraphicsSubResourceGetMappedArray_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphicsSubResourceGetMappedArray, __ATOMIC_ACQUIRE);
+/* hipGraphicsMapResources: hip/hip_runtime_api.h */
+hipError_t hipGraphicsMapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) {
+  hip_hipGraphicsMapResources_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphicsMapResources, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(count, resources, stream);
+  }
+  return hip_traced_hipGraphicsMapResources(tracer_real, __builtin_return_address(0), count,
+                                            resources, stream);
+}
+
+/* hipGraphicsSubResourceGetMappedArray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphicsSubResourceGetMappedArray(hip_hipGraphicsSubResourceGetMappedArray_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  hipArray_t *array,
+                                                                  hipGraphicsResource_t resource,
+                                                                  unsigned int arrayIndex,
+                                                                  unsigned int mipLevel) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsSubResourceGetMappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsSubResourceGetMappedArray", (void **)&hip_real.hipGraphicsSubResourceGetMappedArray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
@@ -24445,19 +30171,35 @@ hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsRe
   return tracer_args.tracer_result;
 }
 
-/* hipGraphicsResourceGetMappedPointer: hip/hip_runtime_api.h */
-hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
-                                               hipGraphicsResource_t resource) {
-  hip_hipGraphicsResourceGetMappedPointer_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphicsResourceGetMappedPointer, __ATOMIC_ACQUIRE);
+/* hipGraphicsSubResourceGetMappedArray: hip/hip_runtime_api.h */
+hipError_t hipGraphicsSubResourceGetMappedArray(hipArray_t *array, hipGraphicsResource_t resource,
+                                                unsigned int arrayIndex, unsigned int mipLevel) {
+  hip_hipGraphicsSubResourceGetMappedArray_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphicsSubResourceGetMappedArray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(array, resource, arrayIndex, mipLevel);
+  }
+  return hip_traced_hipGraphicsSubResourceGetMappedArray(tracer_real, __builtin_return_address(0),
+                                                         array, resource, arrayIndex, mipLevel);
+}
+
+/* hipGraphicsResourceGetMappedPointer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphicsResourceGetMappedPointer(hip_hipGraphicsResourceGetMappedPointer_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 void **devPtr, size_t *size,
+                                                                 hipGraphicsResource_t resource) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsResourceGetMappedPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsResourceGetMappedPointer", (void **)&hip_real.hipGraphicsResourceGetMappedPointer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
@@ -24511,18 +30253,35 @@ hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
   return tracer_args.tracer_result;
 }
 
-/* hipGraphicsUnmapResources: hip/hip_runtime_api.h */
-hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) {
-  hip_hipGraphicsUnmapResources_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphicsUnmapResources, __ATOMIC_ACQUIRE);
+/* hipGraphicsResourceGetMappedPointer: hip/hip_runtime_api.h */
+hipError_t hipGraphicsResourceGetMappedPointer(void **devPtr, size_t *size,
+                                               hipGraphicsResource_t resource) {
+  hip_hipGraphicsResourceGetMappedPointer_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphicsResourceGetMappedPointer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(devPtr, size, resource);
+  }
+  return hip_traced_hipGraphicsResourceGetMappedPointer(tracer_real, __builtin_return_address(0),
+                                                        devPtr, size, resource);
+}
+
+/* hipGraphicsUnmapResources, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResources_fn *tracer_real,
+                                                       const void *tracer_caller, int count,
+                                                       hipGraphicsResource_t *resources,
+                                                       hipStream_t stream) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsUnmapResources_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsUnmapResources", (void **)&hip_real.hipGraphicsUnmapResources);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
@@ -24575,18 +30334,33 @@ hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources
   return tracer_args.tracer_result;
 }
 
-/* hipGraphicsUnregisterResource: hip/hip_runtime_api.h */
-hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) {
-  hip_hipGraphicsUnregisterResource_fn *tracer_real =
-      __atomic_load_n(&hip_real.hipGraphicsUnregisterResource, __ATOMIC_ACQUIRE);
+/* hipGraphicsUnmapResources: hip/hip_runtime_api.h */
+hipError_t hipGraphicsUnmapResources(int count, hipGraphicsResource_t *resources, hipStream_t stream) {
+  hip_hipGraphicsUnmapResources_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphicsUnmapResources, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(count, resources, stream);
+  }
+  return hip_traced_hipGraphicsUnmapResources(tracer_real, __builtin_return_address(0), count,
+                                              resources, stream);
+}
+
+/* hipGraphicsUnregisterResource, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static hipError_t hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregisterResource_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           hipGraphicsResource_t resource) {
   if (!tracer_real)
     tracer_real = (hip_hipGraphicsUnregisterResource_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsUnregisterResource", (void **)&hip_real.hipGraphicsUnregisterResource);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&
@@ -24631,4 +30405,19 @@ hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) {
     lttng_ust_tracepoint(lttng_ust_hip, call, tracer_record);
   hip_depth--;
   return tracer_args.tracer_result;
+}
+
+/* hipGraphicsUnregisterResource: hip/hip_runtime_api.h */
+hipError_t hipGraphicsUnregisterResource(hipGraphicsResource_t resource) {
+  hip_hipGraphicsUnregisterResource_fn *tracer_real =
+      __atomic_load_n(&hip_real.hipGraphicsUnregisterResource, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_hip, call))) {
+    return tracer_real(resource);
+  }
+  return hip_traced_hipGraphicsUnregisterResource(tracer_real, __builtin_return_address(0),
+                                                  resource);
 }

@@ -411,18 +411,18 @@ __attribute__((constructor)) static void opencl_resolve_loaded(void) {
     tracer_code_of((const void *)opencl_real.clGetPlatformIDs, &opencl_library_code);
 }
 
-/* clGetPlatformIDs: CL/cl.h */
-cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
-  opencl_clGetPlatformIDs_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetPlatformIDs, __ATOMIC_ACQUIRE);
+/* clGetPlatformIDs, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real,
+                                             const void *tracer_caller, cl_uint num_entries,
+                                             cl_platform_id *platforms, cl_uint *num_platforms) {
   if (!tracer_real)
     tracer_real = (opencl_clGetPlatformIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformIDs", (void **)&opencl_real.clGetPlatformIDs);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
@@ -475,19 +475,34 @@ cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint 
   return tracer_args.tracer_result;
 }
 
-/* clGetPlatformInfo: CL/cl.h */
-cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
-                         size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetPlatformInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetPlatformInfo, __ATOMIC_ACQUIRE);
+/* clGetPlatformIDs: CL/cl.h */
+cl_int clGetPlatformIDs(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
+  opencl_clGetPlatformIDs_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetPlatformIDs, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(num_entries, platforms, num_platforms);
+  }
+  return opencl_traced_clGetPlatformIDs(tracer_real, __builtin_return_address(0), num_entries,
+                                        platforms, num_platforms);
+}
+
+/* clGetPlatformInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *tracer_real,
+                                              const void *tracer_caller, cl_platform_id platform,
+                                              cl_platform_info param_name, size_t param_value_size,
+                                              void *param_value, size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetPlatformInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformInfo", (void **)&opencl_real.clGetPlatformInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
@@ -546,19 +561,36 @@ cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
   return tracer_args.tracer_result;
 }
 
-/* clGetDeviceIDs: CL/cl.h */
-cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,
-                      cl_device_id *devices, cl_uint *num_devices) {
-  opencl_clGetDeviceIDs_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetDeviceIDs, __ATOMIC_ACQUIRE);
+/* clGetPlatformInfo: CL/cl.h */
+cl_int clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
+                         size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetPlatformInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetPlatformInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetPlatformInfo(tracer_real, __builtin_return_address(0), platform,
+                                         param_name, param_value_size, param_value,
+                                         param_value_size_ret);
+}
+
+/* clGetDeviceIDs, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real,
+                                           const void *tracer_caller, cl_platform_id platform,
+                                           cl_device_type device_type, cl_uint num_entries,
+                                           cl_device_id *devices, cl_uint *num_devices) {
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceIDs", (void **)&opencl_real.clGetDeviceIDs);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform, device_type, num_entries, devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
@@ -616,19 +648,35 @@ cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_ui
   return tracer_args.tracer_result;
 }
 
-/* clGetDeviceInfo: CL/cl.h */
-cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
-                       void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetDeviceInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetDeviceInfo, __ATOMIC_ACQUIRE);
+/* clGetDeviceIDs: CL/cl.h */
+cl_int clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type, cl_uint num_entries,
+                      cl_device_id *devices, cl_uint *num_devices) {
+  opencl_clGetDeviceIDs_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetDeviceIDs, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(platform, device_type, num_entries, devices, num_devices);
+  }
+  return opencl_traced_clGetDeviceIDs(tracer_real, __builtin_return_address(0), platform,
+                                      device_type, num_entries, devices, num_devices);
+}
+
+/* clGetDeviceInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_real,
+                                            const void *tracer_caller, cl_device_id device,
+                                            cl_device_info param_name, size_t param_value_size,
+                                            void *param_value, size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceInfo", (void **)&opencl_real.clGetDeviceInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
@@ -687,19 +735,36 @@ cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t pa
   return tracer_args.tracer_result;
 }
 
-/* clCreateSubDevices: CL/cl.h */
-cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties,
-                          cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret) {
-  opencl_clCreateSubDevices_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateSubDevices, __ATOMIC_ACQUIRE);
+/* clGetDeviceInfo: CL/cl.h */
+cl_int clGetDeviceInfo(cl_device_id device, cl_device_info param_name, size_t param_value_size,
+                       void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetDeviceInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetDeviceInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetDeviceInfo(tracer_real, __builtin_return_address(0), device, param_name,
+                                       param_value_size, param_value, param_value_size_ret);
+}
+
+/* clCreateSubDevices, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCreateSubDevices(opencl_clCreateSubDevices_fn *tracer_real,
+                                               const void *tracer_caller, cl_device_id in_device,
+                                               const cl_device_partition_property *properties,
+                                               cl_uint num_devices, cl_device_id *out_devices,
+                                               cl_uint *num_devices_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubDevices_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevices", (void **)&opencl_real.clCreateSubDevices);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
@@ -758,18 +823,33 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
   return tracer_args.tracer_result;
 }
 
-/* clRetainDevice: CL/cl.h */
-cl_int clRetainDevice(cl_device_id device) {
-  opencl_clRetainDevice_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainDevice, __ATOMIC_ACQUIRE);
+/* clCreateSubDevices: CL/cl.h */
+cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_property *properties,
+                          cl_uint num_devices, cl_device_id *out_devices, cl_uint *num_devices_ret) {
+  opencl_clCreateSubDevices_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSubDevices, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
+  }
+  return opencl_traced_clCreateSubDevices(tracer_real, __builtin_return_address(0), in_device,
+                                          properties, num_devices, out_devices, num_devices_ret);
+}
+
+/* clRetainDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real,
+                                           const void *tracer_caller, cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDevice", (void **)&opencl_real.clRetainDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
@@ -816,18 +896,31 @@ cl_int clRetainDevice(cl_device_id device) {
   return tracer_args.tracer_result;
 }
 
-/* clReleaseDevice: CL/cl.h */
-cl_int clReleaseDevice(cl_device_id device) {
-  opencl_clReleaseDevice_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseDevice, __ATOMIC_ACQUIRE);
+/* clRetainDevice: CL/cl.h */
+cl_int clRetainDevice(cl_device_id device) {
+  opencl_clRetainDevice_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(device);
+  }
+  return opencl_traced_clRetainDevice(tracer_real, __builtin_return_address(0), device);
+}
+
+/* clReleaseDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_real,
+                                            const void *tracer_caller, cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDevice", (void **)&opencl_real.clReleaseDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
@@ -874,19 +967,33 @@ cl_int clReleaseDevice(cl_device_id device) {
   return tracer_args.tracer_result;
 }
 
-/* clSetDefaultDeviceCommandQueue: CL/cl.h */
-cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
-                                      cl_command_queue command_queue) {
-  opencl_clSetDefaultDeviceCommandQueue_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetDefaultDeviceCommandQueue, __ATOMIC_ACQUIRE);
+/* clReleaseDevice: CL/cl.h */
+cl_int clReleaseDevice(cl_device_id device) {
+  opencl_clReleaseDevice_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(device);
+  }
+  return opencl_traced_clReleaseDevice(tracer_real, __builtin_return_address(0), device);
+}
+
+/* clSetDefaultDeviceCommandQueue, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDeviceCommandQueue_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           cl_context context, cl_device_id device,
+                                                           cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clSetDefaultDeviceCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetDefaultDeviceCommandQueue", (void **)&opencl_real.clSetDefaultDeviceCommandQueue);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
@@ -938,19 +1045,35 @@ cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
   return tracer_args.tracer_result;
 }
 
-/* clGetDeviceAndHostTimer: CL/cl.h */
-cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
-                               cl_ulong *host_timestamp) {
-  opencl_clGetDeviceAndHostTimer_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetDeviceAndHostTimer, __ATOMIC_ACQUIRE);
+/* clSetDefaultDeviceCommandQueue: CL/cl.h */
+cl_int clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                      cl_command_queue command_queue) {
+  opencl_clSetDefaultDeviceCommandQueue_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetDefaultDeviceCommandQueue, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, device, command_queue);
+  }
+  return opencl_traced_clSetDefaultDeviceCommandQueue(tracer_real, __builtin_return_address(0),
+                                                      context, device, command_queue);
+}
+
+/* clGetDeviceAndHostTimer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTimer_fn *tracer_real,
+                                                    const void *tracer_caller, cl_device_id device,
+                                                    cl_ulong *device_timestamp,
+                                                    cl_ulong *host_timestamp) {
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceAndHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceAndHostTimer", (void **)&opencl_real.clGetDeviceAndHostTimer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, device_timestamp, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
@@ -1004,18 +1127,34 @@ cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
   return tracer_args.tracer_result;
 }
 
-/* clGetHostTimer: CL/cl.h */
-cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
-  opencl_clGetHostTimer_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetHostTimer, __ATOMIC_ACQUIRE);
+/* clGetDeviceAndHostTimer: CL/cl.h */
+cl_int clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device_timestamp,
+                               cl_ulong *host_timestamp) {
+  opencl_clGetDeviceAndHostTimer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetDeviceAndHostTimer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(device, device_timestamp, host_timestamp);
+  }
+  return opencl_traced_clGetDeviceAndHostTimer(tracer_real, __builtin_return_address(0), device,
+                                               device_timestamp, host_timestamp);
+}
+
+/* clGetHostTimer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real,
+                                           const void *tracer_caller, cl_device_id device,
+                                           cl_ulong *host_timestamp) {
   if (!tracer_real)
     tracer_real = (opencl_clGetHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetHostTimer", (void **)&opencl_real.clGetHostTimer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
@@ -1065,21 +1204,36 @@ cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
   return tracer_args.tracer_result;
 }
 
-/* clCreateContext: CL/cl.h */
-cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
-                           const cl_device_id *devices,
-                           void (*pfn_notify)(const char *, const void *, size_t, void *),
-                           void *user_data, cl_int *errcode_ret) {
-  opencl_clCreateContext_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateContext, __ATOMIC_ACQUIRE);
+/* clGetHostTimer: CL/cl.h */
+cl_int clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp) {
+  opencl_clGetHostTimer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetHostTimer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(device, host_timestamp);
+  }
+  return opencl_traced_clGetHostTimer(tracer_real, __builtin_return_address(0), device,
+                                      host_timestamp);
+}
+
+/* clCreateContext, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_context opencl_traced_clCreateContext(opencl_clCreateContext_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                const cl_context_properties *properties,
+                                                cl_uint num_devices, const cl_device_id *devices,
+                                                void (*pfn_notify)(const char *, const void *, size_t, void *),
+                                                void *user_data, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContext", (void **)&opencl_real.clCreateContext);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(properties, num_devices, devices, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
@@ -1125,21 +1279,39 @@ cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_
   return tracer_args.tracer_result;
 }
 
-/* clCreateContextFromType: CL/cl.h */
-cl_context clCreateContextFromType(const cl_context_properties *properties,
-                                   cl_device_type device_type,
-                                   void (*pfn_notify)(const char *, const void *, size_t, void *),
-                                   void *user_data, cl_int *errcode_ret) {
-  opencl_clCreateContextFromType_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateContextFromType, __ATOMIC_ACQUIRE);
+/* clCreateContext: CL/cl.h */
+cl_context clCreateContext(const cl_context_properties *properties, cl_uint num_devices,
+                           const cl_device_id *devices,
+                           void (*pfn_notify)(const char *, const void *, size_t, void *),
+                           void *user_data, cl_int *errcode_ret) {
+  opencl_clCreateContext_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateContext, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(properties, num_devices, devices, pfn_notify, user_data, errcode_ret);
+  }
+  return opencl_traced_clCreateContext(tracer_real, __builtin_return_address(0), properties,
+                                       num_devices, devices, pfn_notify, user_data, errcode_ret);
+}
+
+/* clCreateContextFromType, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_context opencl_traced_clCreateContextFromType(opencl_clCreateContextFromType_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        const cl_context_properties *properties,
+                                                        cl_device_type device_type,
+                                                        void (*pfn_notify)(const char *, const void *, size_t, void *),
+                                                        void *user_data, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateContextFromType_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContextFromType", (void **)&opencl_real.clCreateContextFromType);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(properties, device_type, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
@@ -1183,18 +1355,35 @@ cl_context clCreateContextFromType(const cl_context_properties *properties,
   return tracer_args.tracer_result;
 }
 
-/* clRetainContext: CL/cl.h */
-cl_int clRetainContext(cl_context context) {
-  opencl_clRetainContext_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainContext, __ATOMIC_ACQUIRE);
+/* clCreateContextFromType: CL/cl.h */
+cl_context clCreateContextFromType(const cl_context_properties *properties,
+                                   cl_device_type device_type,
+                                   void (*pfn_notify)(const char *, const void *, size_t, void *),
+                                   void *user_data, cl_int *errcode_ret) {
+  opencl_clCreateContextFromType_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateContextFromType, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(properties, device_type, pfn_notify, user_data, errcode_ret);
+  }
+  return opencl_traced_clCreateContextFromType(tracer_real, __builtin_return_address(0), properties,
+                                               device_type, pfn_notify, user_data, errcode_ret);
+}
+
+/* clRetainContext, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_real,
+                                            const void *tracer_caller, cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainContext", (void **)&opencl_real.clRetainContext);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
@@ -1241,18 +1430,31 @@ cl_int clRetainContext(cl_context context) {
   return tracer_args.tracer_result;
 }
 
-/* clReleaseContext: CL/cl.h */
-cl_int clReleaseContext(cl_context context) {
-  opencl_clReleaseContext_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseContext, __ATOMIC_ACQUIRE);
+/* clRetainContext: CL/cl.h */
+cl_int clRetainContext(cl_context context) {
+  opencl_clRetainContext_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainContext, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context);
+  }
+  return opencl_traced_clRetainContext(tracer_real, __builtin_return_address(0), context);
+}
+
+/* clReleaseContext, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_real,
+                                             const void *tracer_caller, cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseContext", (void **)&opencl_real.clReleaseContext);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
@@ -1299,19 +1501,33 @@ cl_int clReleaseContext(cl_context context) {
   return tracer_args.tracer_result;
 }
 
-/* clGetContextInfo: CL/cl.h */
-cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size,
-                        void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetContextInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetContextInfo, __ATOMIC_ACQUIRE);
+/* clReleaseContext: CL/cl.h */
+cl_int clReleaseContext(cl_context context) {
+  opencl_clReleaseContext_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseContext, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context);
+  }
+  return opencl_traced_clReleaseContext(tracer_real, __builtin_return_address(0), context);
+}
+
+/* clGetContextInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_real,
+                                             const void *tracer_caller, cl_context context,
+                                             cl_context_info param_name, size_t param_value_size,
+                                             void *param_value, size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetContextInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetContextInfo", (void **)&opencl_real.clGetContextInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
@@ -1370,19 +1586,37 @@ cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t p
   return tracer_args.tracer_result;
 }
 
-/* clSetContextDestructorCallback: CL/cl.h */
-cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_context, void *),
-                                      void *user_data) {
-  opencl_clSetContextDestructorCallback_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetContextDestructorCallback, __ATOMIC_ACQUIRE);
+/* clGetContextInfo: CL/cl.h */
+cl_int clGetContextInfo(cl_context context, cl_context_info param_name, size_t param_value_size,
+                        void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetContextInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetContextInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetContextInfo(tracer_real, __builtin_return_address(0), context,
+                                        param_name, param_value_size, param_value,
+                                        param_value_size_ret);
+}
+
+/* clSetContextDestructorCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetContextDestructorCallback(opencl_clSetContextDestructorCallback_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           cl_context context,
+                                                           void (*pfn_notify)(cl_context, void *),
+                                                           void *user_data) {
   if (!tracer_real)
     tracer_real = (opencl_clSetContextDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetContextDestructorCallback", (void **)&opencl_real.clSetContextDestructorCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
@@ -1434,20 +1668,37 @@ cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_
   return tracer_args.tracer_result;
 }
 
-/* clCreateCommandQueueWithProperties: CL/cl.h */
-cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
-                                                    const cl_queue_properties *properties,
-                                                    cl_int *errcode_ret) {
-  opencl_clCreateCommandQueueWithProperties_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateCommandQueueWithProperties, __ATOMIC_ACQUIRE);
+/* clSetContextDestructorCallback: CL/cl.h */
+cl_int clSetContextDestructorCallback(cl_context context, void (*pfn_notify)(cl_context, void *),
+                                      void *user_data) {
+  opencl_clSetContextDestructorCallback_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetContextDestructorCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, pfn_notify, user_data);
+  }
+  return opencl_traced_clSetContextDestructorCallback(tracer_real, __builtin_return_address(0),
+                                                      context, pfn_notify, user_data);
+}
+
+/* clCreateCommandQueueWithProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_command_queue opencl_traced_clCreateCommandQueueWithProperties(opencl_clCreateCommandQueueWithProperties_fn *tracer_real,
+                                                                         const void *tracer_caller,
+                                                                         cl_context context,
+                                                                         cl_device_id device,
+                                                                         const cl_queue_properties *properties,
+                                                                         cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueueWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithProperties", (void **)&opencl_real.clCreateCommandQueueWithProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -1489,18 +1740,35 @@ cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_devic
   return tracer_args.tracer_result;
 }
 
-/* clRetainCommandQueue: CL/cl.h */
-cl_int clRetainCommandQueue(cl_command_queue command_queue) {
-  opencl_clRetainCommandQueue_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainCommandQueue, __ATOMIC_ACQUIRE);
+/* clCreateCommandQueueWithProperties: CL/cl.h */
+cl_command_queue clCreateCommandQueueWithProperties(cl_context context, cl_device_id device,
+                                                    const cl_queue_properties *properties,
+                                                    cl_int *errcode_ret) {
+  opencl_clCreateCommandQueueWithProperties_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateCommandQueueWithProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, device, properties, errcode_ret);
+  }
+  return opencl_traced_clCreateCommandQueueWithProperties(tracer_real, __builtin_return_address(0),
+                                                          context, device, properties, errcode_ret);
+}
+
+/* clRetainCommandQueue, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandQueue", (void **)&opencl_real.clRetainCommandQueue);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
@@ -1547,18 +1815,32 @@ cl_int clRetainCommandQueue(cl_command_queue command_queue) {
   return tracer_args.tracer_result;
 }
 
-/* clReleaseCommandQueue: CL/cl.h */
-cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
-  opencl_clReleaseCommandQueue_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseCommandQueue, __ATOMIC_ACQUIRE);
+/* clRetainCommandQueue: CL/cl.h */
+cl_int clRetainCommandQueue(cl_command_queue command_queue) {
+  opencl_clRetainCommandQueue_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainCommandQueue, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue);
+  }
+  return opencl_traced_clRetainCommandQueue(tracer_real, __builtin_return_address(0), command_queue);
+}
+
+/* clReleaseCommandQueue, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandQueue", (void **)&opencl_real.clReleaseCommandQueue);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
@@ -1605,20 +1887,36 @@ cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
   return tracer_args.tracer_result;
 }
 
-/* clGetCommandQueueInfo: CL/cl.h */
-cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,
-                             size_t param_value_size, void *param_value,
-                             size_t *param_value_size_ret) {
-  opencl_clGetCommandQueueInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetCommandQueueInfo, __ATOMIC_ACQUIRE);
+/* clReleaseCommandQueue: CL/cl.h */
+cl_int clReleaseCommandQueue(cl_command_queue command_queue) {
+  opencl_clReleaseCommandQueue_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseCommandQueue, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue);
+  }
+  return opencl_traced_clReleaseCommandQueue(tracer_real, __builtin_return_address(0),
+                                             command_queue);
+}
+
+/* clGetCommandQueueInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  cl_command_queue command_queue,
+                                                  cl_command_queue_info param_name,
+                                                  size_t param_value_size, void *param_value,
+                                                  size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetCommandQueueInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandQueueInfo", (void **)&opencl_real.clGetCommandQueueInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -1678,19 +1976,38 @@ cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_in
   return tracer_args.tracer_result;
 }
 
-/* clCreateBuffer: CL/cl.h */
-cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
-                      cl_int *errcode_ret) {
-  opencl_clCreateBuffer_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateBuffer, __ATOMIC_ACQUIRE);
+/* clGetCommandQueueInfo: CL/cl.h */
+cl_int clGetCommandQueueInfo(cl_command_queue command_queue, cl_command_queue_info param_name,
+                             size_t param_value_size, void *param_value,
+                             size_t *param_value_size_ret) {
+  opencl_clGetCommandQueueInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetCommandQueueInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, param_name, param_value_size, param_value,
+                       param_value_size_ret);
+  }
+  return opencl_traced_clGetCommandQueueInfo(tracer_real, __builtin_return_address(0),
+                                             command_queue, param_name, param_value_size,
+                                             param_value, param_value_size_ret);
+}
+
+/* clCreateBuffer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_mem opencl_traced_clCreateBuffer(opencl_clCreateBuffer_fn *tracer_real,
+                                           const void *tracer_caller, cl_context context,
+                                           cl_mem_flags flags, size_t size, void *host_ptr,
+                                           cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBuffer", (void **)&opencl_real.clCreateBuffer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -1733,20 +2050,36 @@ cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void 
   return tracer_args.tracer_result;
 }
 
-/* clCreateSubBuffer: CL/cl.h */
-cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
-                         cl_buffer_create_type buffer_create_type, const void *buffer_create_info,
-                         cl_int *errcode_ret) {
-  opencl_clCreateSubBuffer_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateSubBuffer, __ATOMIC_ACQUIRE);
+/* clCreateBuffer: CL/cl.h */
+cl_mem clCreateBuffer(cl_context context, cl_mem_flags flags, size_t size, void *host_ptr,
+                      cl_int *errcode_ret) {
+  opencl_clCreateBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateBuffer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, flags, size, host_ptr, errcode_ret);
+  }
+  return opencl_traced_clCreateBuffer(tracer_real, __builtin_return_address(0), context, flags,
+                                      size, host_ptr, errcode_ret);
+}
+
+/* clCreateSubBuffer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_mem opencl_traced_clCreateSubBuffer(opencl_clCreateSubBuffer_fn *tracer_real,
+                                              const void *tracer_caller, cl_mem buffer,
+                                              cl_mem_flags flags,
+                                              cl_buffer_create_type buffer_create_type,
+                                              const void *buffer_create_info, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubBuffer", (void **)&opencl_real.clCreateSubBuffer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, flags, buffer_create_type, buffer_create_info, errcode_ret);
   }
   opencl_depth++;
@@ -1790,19 +2123,37 @@ cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   return tracer_args.tracer_result;
 }
 
-/* clCreateImage: CL/cl.h */
-cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
-                     const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret) {
-  opencl_clCreateImage_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateImage, __ATOMIC_ACQUIRE);
+/* clCreateSubBuffer: CL/cl.h */
+cl_mem clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+                         cl_buffer_create_type buffer_create_type, const void *buffer_create_info,
+                         cl_int *errcode_ret) {
+  opencl_clCreateSubBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSubBuffer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(buffer, flags, buffer_create_type, buffer_create_info, errcode_ret);
+  }
+  return opencl_traced_clCreateSubBuffer(tracer_real, __builtin_return_address(0), buffer, flags,
+                                         buffer_create_type, buffer_create_info, errcode_ret);
+}
+
+/* clCreateImage, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_mem opencl_traced_clCreateImage(opencl_clCreateImage_fn *tracer_real,
+                                          const void *tracer_caller, cl_context context,
+                                          cl_mem_flags flags, const cl_image_format *image_format,
+                                          const cl_image_desc *image_desc, void *host_ptr,
+                                          cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage", (void **)&opencl_real.clCreateImage);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -1848,20 +2199,36 @@ cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_form
   return tracer_args.tracer_result;
 }
 
-/* clCreatePipe: CL/cl.h */
-cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
-                    cl_uint pipe_max_packets, const cl_pipe_properties *properties,
-                    cl_int *errcode_ret) {
-  opencl_clCreatePipe_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreatePipe, __ATOMIC_ACQUIRE);
+/* clCreateImage: CL/cl.h */
+cl_mem clCreateImage(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
+                     const cl_image_desc *image_desc, void *host_ptr, cl_int *errcode_ret) {
+  opencl_clCreateImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateImage, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, flags, image_format, image_desc, host_ptr, errcode_ret);
+  }
+  return opencl_traced_clCreateImage(tracer_real, __builtin_return_address(0), context, flags,
+                                     image_format, image_desc, host_ptr, errcode_ret);
+}
+
+/* clCreatePipe, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_mem opencl_traced_clCreatePipe(opencl_clCreatePipe_fn *tracer_real,
+                                         const void *tracer_caller, cl_context context,
+                                         cl_mem_flags flags, cl_uint pipe_packet_size,
+                                         cl_uint pipe_max_packets,
+                                         const cl_pipe_properties *properties, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreatePipe_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreatePipe", (void **)&opencl_real.clCreatePipe);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, pipe_packet_size, pipe_max_packets, properties, errcode_ret);
   }
   opencl_depth++;
@@ -1908,20 +2275,38 @@ cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_
   return tracer_args.tracer_result;
 }
 
-/* clCreateBufferWithProperties: CL/cl.h */
-cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties,
-                                    cl_mem_flags flags, size_t size, void *host_ptr,
-                                    cl_int *errcode_ret) {
-  opencl_clCreateBufferWithProperties_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateBufferWithProperties, __ATOMIC_ACQUIRE);
+/* clCreatePipe: CL/cl.h */
+cl_mem clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
+                    cl_uint pipe_max_packets, const cl_pipe_properties *properties,
+                    cl_int *errcode_ret) {
+  opencl_clCreatePipe_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreatePipe, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, flags, pipe_packet_size, pipe_max_packets, properties, errcode_ret);
+  }
+  return opencl_traced_clCreatePipe(tracer_real, __builtin_return_address(0), context, flags,
+                                    pipe_packet_size, pipe_max_packets, properties, errcode_ret);
+}
+
+/* clCreateBufferWithProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_mem opencl_traced_clCreateBufferWithProperties(opencl_clCreateBufferWithProperties_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cl_context context,
+                                                         const cl_mem_properties *properties,
+                                                         cl_mem_flags flags, size_t size,
+                                                         void *host_ptr, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateBufferWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithProperties", (void **)&opencl_real.clCreateBufferWithProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -1967,21 +2352,41 @@ cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties 
   return tracer_args.tracer_result;
 }
 
-/* clCreateImageWithProperties: CL/cl.h */
-cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties,
-                                   cl_mem_flags flags, const cl_image_format *image_format,
-                                   const cl_image_desc *image_desc, void *host_ptr,
-                                   cl_int *errcode_ret) {
-  opencl_clCreateImageWithProperties_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateImageWithProperties, __ATOMIC_ACQUIRE);
+/* clCreateBufferWithProperties: CL/cl.h */
+cl_mem clCreateBufferWithProperties(cl_context context, const cl_mem_properties *properties,
+                                    cl_mem_flags flags, size_t size, void *host_ptr,
+                                    cl_int *errcode_ret) {
+  opencl_clCreateBufferWithProperties_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateBufferWithProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
+  }
+  return opencl_traced_clCreateBufferWithProperties(tracer_real, __builtin_return_address(0),
+                                                    context, properties, flags, size, host_ptr,
+                                                    errcode_ret);
+}
+
+/* clCreateImageWithProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_mem opencl_traced_clCreateImageWithProperties(opencl_clCreateImageWithProperties_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cl_context context,
+                                                        const cl_mem_properties *properties,
+                                                        cl_mem_flags flags,
+                                                        const cl_image_format *image_format,
+                                                        const cl_image_desc *image_desc,
+                                                        void *host_ptr, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateImageWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImageWithProperties", (void **)&opencl_real.clCreateImageWithProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2030,18 +2435,36 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
   return tracer_args.tracer_result;
 }
 
-/* clRetainMemObject: CL/cl.h */
-cl_int clRetainMemObject(cl_mem memobj) {
-  opencl_clRetainMemObject_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainMemObject, __ATOMIC_ACQUIRE);
+/* clCreateImageWithProperties: CL/cl.h */
+cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *properties,
+                                   cl_mem_flags flags, const cl_image_format *image_format,
+                                   const cl_image_desc *image_desc, void *host_ptr,
+                                   cl_int *errcode_ret) {
+  opencl_clCreateImageWithProperties_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateImageWithProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, properties, flags, image_format, image_desc, host_ptr, errcode_ret);
+  }
+  return opencl_traced_clCreateImageWithProperties(tracer_real, __builtin_return_address(0),
+                                                   context, properties, flags, image_format,
+                                                   image_desc, host_ptr, errcode_ret);
+}
+
+/* clRetainMemObject, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *tracer_real,
+                                              const void *tracer_caller, cl_mem memobj) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainMemObject", (void **)&opencl_real.clRetainMemObject);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
@@ -2088,18 +2511,31 @@ cl_int clRetainMemObject(cl_mem memobj) {
   return tracer_args.tracer_result;
 }
 
-/* clReleaseMemObject: CL/cl.h */
-cl_int clReleaseMemObject(cl_mem memobj) {
-  opencl_clReleaseMemObject_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseMemObject, __ATOMIC_ACQUIRE);
+/* clRetainMemObject: CL/cl.h */
+cl_int clRetainMemObject(cl_mem memobj) {
+  opencl_clRetainMemObject_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainMemObject, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(memobj);
+  }
+  return opencl_traced_clRetainMemObject(tracer_real, __builtin_return_address(0), memobj);
+}
+
+/* clReleaseMemObject, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tracer_real,
+                                               const void *tracer_caller, cl_mem memobj) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseMemObject", (void **)&opencl_real.clReleaseMemObject);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
@@ -2146,20 +2582,36 @@ cl_int clReleaseMemObject(cl_mem memobj) {
   return tracer_args.tracer_result;
 }
 
-/* clGetSupportedImageFormats: CL/cl.h */
-cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
-                                  cl_mem_object_type image_type, cl_uint num_entries,
-                                  cl_image_format *image_formats, cl_uint *num_image_formats) {
-  opencl_clGetSupportedImageFormats_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetSupportedImageFormats, __ATOMIC_ACQUIRE);
+/* clReleaseMemObject: CL/cl.h */
+cl_int clReleaseMemObject(cl_mem memobj) {
+  opencl_clReleaseMemObject_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseMemObject, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(memobj);
+  }
+  return opencl_traced_clReleaseMemObject(tracer_real, __builtin_return_address(0), memobj);
+}
+
+/* clGetSupportedImageFormats, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetSupportedImageFormats(opencl_clGetSupportedImageFormats_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cl_context context, cl_mem_flags flags,
+                                                       cl_mem_object_type image_type,
+                                                       cl_uint num_entries,
+                                                       cl_image_format *image_formats,
+                                                       cl_uint *num_image_formats) {
   if (!tracer_real)
     tracer_real = (opencl_clGetSupportedImageFormats_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSupportedImageFormats", (void **)&opencl_real.clGetSupportedImageFormats);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
@@ -2220,19 +2672,37 @@ cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
   return tracer_args.tracer_result;
 }
 
-/* clGetMemObjectInfo: CL/cl.h */
-cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
-                          void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetMemObjectInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetMemObjectInfo, __ATOMIC_ACQUIRE);
+/* clGetSupportedImageFormats: CL/cl.h */
+cl_int clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
+                                  cl_mem_object_type image_type, cl_uint num_entries,
+                                  cl_image_format *image_formats, cl_uint *num_image_formats) {
+  opencl_clGetSupportedImageFormats_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetSupportedImageFormats, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
+  }
+  return opencl_traced_clGetSupportedImageFormats(tracer_real, __builtin_return_address(0), context,
+                                                  flags, image_type, num_entries, image_formats,
+                                                  num_image_formats);
+}
+
+/* clGetMemObjectInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tracer_real,
+                                               const void *tracer_caller, cl_mem memobj,
+                                               cl_mem_info param_name, size_t param_value_size,
+                                               void *param_value, size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetMemObjectInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemObjectInfo", (void **)&opencl_real.clGetMemObjectInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
@@ -2291,19 +2761,36 @@ cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_va
   return tracer_args.tracer_result;
 }
 
-/* clGetImageInfo: CL/cl.h */
-cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
-                      void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetImageInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetImageInfo, __ATOMIC_ACQUIRE);
+/* clGetMemObjectInfo: CL/cl.h */
+cl_int clGetMemObjectInfo(cl_mem memobj, cl_mem_info param_name, size_t param_value_size,
+                          void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetMemObjectInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetMemObjectInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetMemObjectInfo(tracer_real, __builtin_return_address(0), memobj,
+                                          param_name, param_value_size, param_value,
+                                          param_value_size_ret);
+}
+
+/* clGetImageInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real,
+                                           const void *tracer_caller, cl_mem image,
+                                           cl_image_info param_name, size_t param_value_size,
+                                           void *param_value, size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetImageInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageInfo", (void **)&opencl_real.clGetImageInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
@@ -2362,19 +2849,35 @@ cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value
   return tracer_args.tracer_result;
 }
 
-/* clGetPipeInfo: CL/cl.h */
-cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size,
-                     void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetPipeInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetPipeInfo, __ATOMIC_ACQUIRE);
+/* clGetImageInfo: CL/cl.h */
+cl_int clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
+                      void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetImageInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetImageInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetImageInfo(tracer_real, __builtin_return_address(0), image, param_name,
+                                      param_value_size, param_value, param_value_size_ret);
+}
+
+/* clGetPipeInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real,
+                                          const void *tracer_caller, cl_mem pipe,
+                                          cl_pipe_info param_name, size_t param_value_size,
+                                          void *param_value, size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetPipeInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPipeInfo", (void **)&opencl_real.clGetPipeInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
@@ -2433,19 +2936,36 @@ cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_si
   return tracer_args.tracer_result;
 }
 
-/* clSetMemObjectDestructorCallback: CL/cl.h */
-cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem, void *),
-                                        void *user_data) {
-  opencl_clSetMemObjectDestructorCallback_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetMemObjectDestructorCallback, __ATOMIC_ACQUIRE);
+/* clGetPipeInfo: CL/cl.h */
+cl_int clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size,
+                     void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetPipeInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetPipeInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetPipeInfo(tracer_real, __builtin_return_address(0), pipe, param_name,
+                                     param_value_size, param_value, param_value_size_ret);
+}
+
+/* clSetMemObjectDestructorCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetMemObjectDestructorCallback(opencl_clSetMemObjectDestructorCallback_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             cl_mem memobj,
+                                                             void (*pfn_notify)(cl_mem, void *),
+                                                             void *user_data) {
   if (!tracer_real)
     tracer_real = (opencl_clSetMemObjectDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorCallback", (void **)&opencl_real.clSetMemObjectDestructorCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
@@ -2497,18 +3017,34 @@ cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem
   return tracer_args.tracer_result;
 }
 
-/* clSVMAlloc: CL/cl.h */
-void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
-  opencl_clSVMAlloc_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSVMAlloc, __ATOMIC_ACQUIRE);
+/* clSetMemObjectDestructorCallback: CL/cl.h */
+cl_int clSetMemObjectDestructorCallback(cl_mem memobj, void (*pfn_notify)(cl_mem, void *),
+                                        void *user_data) {
+  opencl_clSetMemObjectDestructorCallback_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetMemObjectDestructorCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(memobj, pfn_notify, user_data);
+  }
+  return opencl_traced_clSetMemObjectDestructorCallback(tracer_real, __builtin_return_address(0),
+                                                        memobj, pfn_notify, user_data);
+}
+
+/* clSVMAlloc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void *opencl_traced_clSVMAlloc(opencl_clSVMAlloc_fn *tracer_real, const void *tracer_caller,
+                                      cl_context context, cl_svm_mem_flags flags, size_t size,
+                                      cl_uint alignment) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMAlloc_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAlloc", (void **)&opencl_real.clSVMAlloc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
@@ -2563,18 +3099,32 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
   return tracer_args.tracer_result;
 }
 
-/* clSVMFree: CL/cl.h */
-void clSVMFree(cl_context context, void *svm_pointer) {
-  opencl_clSVMFree_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSVMFree, __ATOMIC_ACQUIRE);
+/* clSVMAlloc: CL/cl.h */
+void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uint alignment) {
+  opencl_clSVMAlloc_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSVMAlloc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, flags, size, alignment);
+  }
+  return opencl_traced_clSVMAlloc(tracer_real, __builtin_return_address(0), context, flags, size,
+                                  alignment);
+}
+
+/* clSVMFree, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void opencl_traced_clSVMFree(opencl_clSVMFree_fn *tracer_real, const void *tracer_caller,
+                                    cl_context context, void *svm_pointer) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFree", (void **)&opencl_real.clSVMFree);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     tracer_real(context, svm_pointer);
     return;
   }
@@ -2622,20 +3172,35 @@ void clSVMFree(cl_context context, void *svm_pointer) {
   opencl_depth--;
 }
 
-/* clCreateSamplerWithProperties: CL/cl.h */
-cl_sampler clCreateSamplerWithProperties(cl_context context,
-                                         const cl_sampler_properties *sampler_properties,
-                                         cl_int *errcode_ret) {
-  opencl_clCreateSamplerWithProperties_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateSamplerWithProperties, __ATOMIC_ACQUIRE);
+/* clSVMFree: CL/cl.h */
+void clSVMFree(cl_context context, void *svm_pointer) {
+  opencl_clSVMFree_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSVMFree, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    tracer_real(context, svm_pointer);
+    return;
+  }
+  opencl_traced_clSVMFree(tracer_real, __builtin_return_address(0), context, svm_pointer);
+}
+
+/* clCreateSamplerWithProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_sampler opencl_traced_clCreateSamplerWithProperties(opencl_clCreateSamplerWithProperties_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cl_context context,
+                                                              const cl_sampler_properties *sampler_properties,
+                                                              cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateSamplerWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSamplerWithProperties", (void **)&opencl_real.clCreateSamplerWithProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, sampler_properties, errcode_ret);
   }
   opencl_depth++;
@@ -2674,18 +3239,34 @@ cl_sampler clCreateSamplerWithProperties(cl_context context,
   return tracer_args.tracer_result;
 }
 
-/* clRetainSampler: CL/cl.h */
-cl_int clRetainSampler(cl_sampler sampler) {
-  opencl_clRetainSampler_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainSampler, __ATOMIC_ACQUIRE);
+/* clCreateSamplerWithProperties: CL/cl.h */
+cl_sampler clCreateSamplerWithProperties(cl_context context,
+                                         const cl_sampler_properties *sampler_properties,
+                                         cl_int *errcode_ret) {
+  opencl_clCreateSamplerWithProperties_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSamplerWithProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, sampler_properties, errcode_ret);
+  }
+  return opencl_traced_clCreateSamplerWithProperties(tracer_real, __builtin_return_address(0),
+                                                     context, sampler_properties, errcode_ret);
+}
+
+/* clRetainSampler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_real,
+                                            const void *tracer_caller, cl_sampler sampler) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSampler", (void **)&opencl_real.clRetainSampler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
@@ -2732,18 +3313,31 @@ cl_int clRetainSampler(cl_sampler sampler) {
   return tracer_args.tracer_result;
 }
 
-/* clReleaseSampler: CL/cl.h */
-cl_int clReleaseSampler(cl_sampler sampler) {
-  opencl_clReleaseSampler_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseSampler, __ATOMIC_ACQUIRE);
+/* clRetainSampler: CL/cl.h */
+cl_int clRetainSampler(cl_sampler sampler) {
+  opencl_clRetainSampler_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainSampler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(sampler);
+  }
+  return opencl_traced_clRetainSampler(tracer_real, __builtin_return_address(0), sampler);
+}
+
+/* clReleaseSampler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_real,
+                                             const void *tracer_caller, cl_sampler sampler) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSampler", (void **)&opencl_real.clReleaseSampler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
@@ -2790,19 +3384,33 @@ cl_int clReleaseSampler(cl_sampler sampler) {
   return tracer_args.tracer_result;
 }
 
-/* clGetSamplerInfo: CL/cl.h */
-cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size,
-                        void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetSamplerInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetSamplerInfo, __ATOMIC_ACQUIRE);
+/* clReleaseSampler: CL/cl.h */
+cl_int clReleaseSampler(cl_sampler sampler) {
+  opencl_clReleaseSampler_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseSampler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(sampler);
+  }
+  return opencl_traced_clReleaseSampler(tracer_real, __builtin_return_address(0), sampler);
+}
+
+/* clGetSamplerInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_real,
+                                             const void *tracer_caller, cl_sampler sampler,
+                                             cl_sampler_info param_name, size_t param_value_size,
+                                             void *param_value, size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetSamplerInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSamplerInfo", (void **)&opencl_real.clGetSamplerInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
@@ -2861,19 +3469,38 @@ cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t p
   return tracer_args.tracer_result;
 }
 
-/* clCreateProgramWithSource: CL/cl.h */
-cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
-                                     const size_t *lengths, cl_int *errcode_ret) {
-  opencl_clCreateProgramWithSource_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateProgramWithSource, __ATOMIC_ACQUIRE);
+/* clGetSamplerInfo: CL/cl.h */
+cl_int clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name, size_t param_value_size,
+                        void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetSamplerInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetSamplerInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetSamplerInfo(tracer_real, __builtin_return_address(0), sampler,
+                                        param_name, param_value_size, param_value,
+                                        param_value_size_ret);
+}
+
+/* clCreateProgramWithSource, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_program opencl_traced_clCreateProgramWithSource(opencl_clCreateProgramWithSource_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cl_context context, cl_uint count,
+                                                          const char **strings,
+                                                          const size_t *lengths,
+                                                          cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithSource_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithSource", (void **)&opencl_real.clCreateProgramWithSource);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, count, strings, lengths, errcode_ret);
   }
   opencl_depth++;
@@ -2917,21 +3544,39 @@ cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const ch
   return tracer_args.tracer_result;
 }
 
-/* clCreateProgramWithBinary: CL/cl.h */
-cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
-                                     const cl_device_id *device_list, const size_t *lengths,
-                                     const unsigned char **binaries, cl_int *binary_status,
-                                     cl_int *errcode_ret) {
-  opencl_clCreateProgramWithBinary_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateProgramWithBinary, __ATOMIC_ACQUIRE);
+/* clCreateProgramWithSource: CL/cl.h */
+cl_program clCreateProgramWithSource(cl_context context, cl_uint count, const char **strings,
+                                     const size_t *lengths, cl_int *errcode_ret) {
+  opencl_clCreateProgramWithSource_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateProgramWithSource, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, count, strings, lengths, errcode_ret);
+  }
+  return opencl_traced_clCreateProgramWithSource(tracer_real, __builtin_return_address(0), context,
+                                                 count, strings, lengths, errcode_ret);
+}
+
+/* clCreateProgramWithBinary, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_program opencl_traced_clCreateProgramWithBinary(opencl_clCreateProgramWithBinary_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cl_context context, cl_uint num_devices,
+                                                          const cl_device_id *device_list,
+                                                          const size_t *lengths,
+                                                          const unsigned char **binaries,
+                                                          cl_int *binary_status,
+                                                          cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithBinary_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBinary", (void **)&opencl_real.clCreateProgramWithBinary);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, lengths, binaries, binary_status,
                        errcode_ret);
   }
@@ -2981,20 +3626,42 @@ cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
   return tracer_args.tracer_result;
 }
 
-/* clCreateProgramWithBuiltInKernels: CL/cl.h */
-cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
-                                             const cl_device_id *device_list,
-                                             const char *kernel_names, cl_int *errcode_ret) {
-  opencl_clCreateProgramWithBuiltInKernels_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateProgramWithBuiltInKernels, __ATOMIC_ACQUIRE);
+/* clCreateProgramWithBinary: CL/cl.h */
+cl_program clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
+                                     const cl_device_id *device_list, const size_t *lengths,
+                                     const unsigned char **binaries, cl_int *binary_status,
+                                     cl_int *errcode_ret) {
+  opencl_clCreateProgramWithBinary_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateProgramWithBinary, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, num_devices, device_list, lengths, binaries, binary_status,
+                       errcode_ret);
+  }
+  return opencl_traced_clCreateProgramWithBinary(tracer_real, __builtin_return_address(0), context,
+                                                 num_devices, device_list, lengths, binaries,
+                                                 binary_status, errcode_ret);
+}
+
+/* clCreateProgramWithBuiltInKernels, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_program opencl_traced_clCreateProgramWithBuiltInKernels(opencl_clCreateProgramWithBuiltInKernels_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  cl_context context,
+                                                                  cl_uint num_devices,
+                                                                  const cl_device_id *device_list,
+                                                                  const char *kernel_names,
+                                                                  cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithBuiltInKernels_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBuiltInKernels", (void **)&opencl_real.clCreateProgramWithBuiltInKernels);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, kernel_names, errcode_ret);
   }
   opencl_depth++;
@@ -3038,19 +3705,37 @@ cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_dev
   return tracer_args.tracer_result;
 }
 
-/* clCreateProgramWithIL: CL/cl.h */
-cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t length,
-                                 cl_int *errcode_ret) {
-  opencl_clCreateProgramWithIL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateProgramWithIL, __ATOMIC_ACQUIRE);
+/* clCreateProgramWithBuiltInKernels: CL/cl.h */
+cl_program clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
+                                             const cl_device_id *device_list,
+                                             const char *kernel_names, cl_int *errcode_ret) {
+  opencl_clCreateProgramWithBuiltInKernels_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateProgramWithBuiltInKernels, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, num_devices, device_list, kernel_names, errcode_ret);
+  }
+  return opencl_traced_clCreateProgramWithBuiltInKernels(tracer_real, __builtin_return_address(0),
+                                                         context, num_devices, device_list,
+                                                         kernel_names, errcode_ret);
+}
+
+/* clCreateProgramWithIL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_program opencl_traced_clCreateProgramWithIL(opencl_clCreateProgramWithIL_fn *tracer_real,
+                                                      const void *tracer_caller, cl_context context,
+                                                      const void *il, size_t length,
+                                                      cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithIL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithIL", (void **)&opencl_real.clCreateProgramWithIL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
@@ -3091,18 +3776,33 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
   return tracer_args.tracer_result;
 }
 
-/* clRetainProgram: CL/cl.h */
-cl_int clRetainProgram(cl_program program) {
-  opencl_clRetainProgram_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainProgram, __ATOMIC_ACQUIRE);
+/* clCreateProgramWithIL: CL/cl.h */
+cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t length,
+                                 cl_int *errcode_ret) {
+  opencl_clCreateProgramWithIL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateProgramWithIL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, il, length, errcode_ret);
+  }
+  return opencl_traced_clCreateProgramWithIL(tracer_real, __builtin_return_address(0), context, il,
+                                             length, errcode_ret);
+}
+
+/* clRetainProgram, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_real,
+                                            const void *tracer_caller, cl_program program) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainProgram", (void **)&opencl_real.clRetainProgram);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
@@ -3149,18 +3849,31 @@ cl_int clRetainProgram(cl_program program) {
   return tracer_args.tracer_result;
 }
 
-/* clReleaseProgram: CL/cl.h */
-cl_int clReleaseProgram(cl_program program) {
-  opencl_clReleaseProgram_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseProgram, __ATOMIC_ACQUIRE);
+/* clRetainProgram: CL/cl.h */
+cl_int clRetainProgram(cl_program program) {
+  opencl_clRetainProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainProgram, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(program);
+  }
+  return opencl_traced_clRetainProgram(tracer_real, __builtin_return_address(0), program);
+}
+
+/* clReleaseProgram, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_real,
+                                             const void *tracer_caller, cl_program program) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseProgram", (void **)&opencl_real.clReleaseProgram);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
@@ -3207,19 +3920,34 @@ cl_int clReleaseProgram(cl_program program) {
   return tracer_args.tracer_result;
 }
 
-/* clBuildProgram: CL/cl.h */
-cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
-                      const char *options, void (*pfn_notify)(cl_program, void *), void *user_data) {
-  opencl_clBuildProgram_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clBuildProgram, __ATOMIC_ACQUIRE);
+/* clReleaseProgram: CL/cl.h */
+cl_int clReleaseProgram(cl_program program) {
+  opencl_clReleaseProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseProgram, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(program);
+  }
+  return opencl_traced_clReleaseProgram(tracer_real, __builtin_return_address(0), program);
+}
+
+/* clBuildProgram, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real,
+                                           const void *tracer_caller, cl_program program,
+                                           cl_uint num_devices, const cl_device_id *device_list,
+                                           const char *options,
+                                           void (*pfn_notify)(cl_program, void *), void *user_data) {
   if (!tracer_real)
     tracer_real = (opencl_clBuildProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clBuildProgram", (void **)&opencl_real.clBuildProgram);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
@@ -3278,21 +4006,39 @@ cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_i
   return tracer_args.tracer_result;
 }
 
-/* clCompileProgram: CL/cl.h */
-cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
-                        const char *options, cl_uint num_input_headers,
-                        const cl_program *input_headers, const char **header_include_names,
-                        void (*pfn_notify)(cl_program, void *), void *user_data) {
-  opencl_clCompileProgram_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCompileProgram, __ATOMIC_ACQUIRE);
+/* clBuildProgram: CL/cl.h */
+cl_int clBuildProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                      const char *options, void (*pfn_notify)(cl_program, void *), void *user_data) {
+  opencl_clBuildProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clBuildProgram, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
+  }
+  return opencl_traced_clBuildProgram(tracer_real, __builtin_return_address(0), program,
+                                      num_devices, device_list, options, pfn_notify, user_data);
+}
+
+/* clCompileProgram, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCompileProgram(opencl_clCompileProgram_fn *tracer_real,
+                                             const void *tracer_caller, cl_program program,
+                                             cl_uint num_devices, const cl_device_id *device_list,
+                                             const char *options, cl_uint num_input_headers,
+                                             const cl_program *input_headers,
+                                             const char **header_include_names,
+                                             void (*pfn_notify)(cl_program, void *),
+                                             void *user_data) {
   if (!tracer_real)
     tracer_real = (opencl_clCompileProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCompileProgram", (void **)&opencl_real.clCompileProgram);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers,
                        header_include_names, pfn_notify, user_data);
   }
@@ -3362,21 +4108,42 @@ cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device
   return tracer_args.tracer_result;
 }
 
-/* clLinkProgram: CL/cl.h */
-cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
-                         const char *options, cl_uint num_input_programs,
-                         const cl_program *input_programs, void (*pfn_notify)(cl_program, void *),
-                         void *user_data, cl_int *errcode_ret) {
-  opencl_clLinkProgram_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clLinkProgram, __ATOMIC_ACQUIRE);
+/* clCompileProgram: CL/cl.h */
+cl_int clCompileProgram(cl_program program, cl_uint num_devices, const cl_device_id *device_list,
+                        const char *options, cl_uint num_input_headers,
+                        const cl_program *input_headers, const char **header_include_names,
+                        void (*pfn_notify)(cl_program, void *), void *user_data) {
+  opencl_clCompileProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCompileProgram, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers,
+                       header_include_names, pfn_notify, user_data);
+  }
+  return opencl_traced_clCompileProgram(tracer_real, __builtin_return_address(0), program,
+                                        num_devices, device_list, options, num_input_headers,
+                                        input_headers, header_include_names, pfn_notify, user_data);
+}
+
+/* clLinkProgram, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_program opencl_traced_clLinkProgram(opencl_clLinkProgram_fn *tracer_real,
+                                              const void *tracer_caller, cl_context context,
+                                              cl_uint num_devices, const cl_device_id *device_list,
+                                              const char *options, cl_uint num_input_programs,
+                                              const cl_program *input_programs,
+                                              void (*pfn_notify)(cl_program, void *),
+                                              void *user_data, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clLinkProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLinkProgram", (void **)&opencl_real.clLinkProgram);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, options, num_input_programs,
                        input_programs, pfn_notify, user_data, errcode_ret);
   }
@@ -3431,19 +4198,40 @@ cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_devic
   return tracer_args.tracer_result;
 }
 
-/* clSetProgramReleaseCallback: CL/cl.h */
-cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_program, void *),
-                                   void *user_data) {
-  opencl_clSetProgramReleaseCallback_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetProgramReleaseCallback, __ATOMIC_ACQUIRE);
+/* clLinkProgram: CL/cl.h */
+cl_program clLinkProgram(cl_context context, cl_uint num_devices, const cl_device_id *device_list,
+                         const char *options, cl_uint num_input_programs,
+                         const cl_program *input_programs, void (*pfn_notify)(cl_program, void *),
+                         void *user_data, cl_int *errcode_ret) {
+  opencl_clLinkProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clLinkProgram, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, num_devices, device_list, options, num_input_programs,
+                       input_programs, pfn_notify, user_data, errcode_ret);
+  }
+  return opencl_traced_clLinkProgram(tracer_real, __builtin_return_address(0), context, num_devices,
+                                     device_list, options, num_input_programs, input_programs,
+                                     pfn_notify, user_data, errcode_ret);
+}
+
+/* clSetProgramReleaseCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramReleaseCallback_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cl_program program,
+                                                        void (*pfn_notify)(cl_program, void *),
+                                                        void *user_data) {
   if (!tracer_real)
     tracer_real = (opencl_clSetProgramReleaseCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramReleaseCallback", (void **)&opencl_real.clSetProgramReleaseCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
@@ -3495,19 +4283,36 @@ cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_pro
   return tracer_args.tracer_result;
 }
 
-/* clSetProgramSpecializationConstant: CL/cl.h */
-cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size,
-                                          const void *spec_value) {
-  opencl_clSetProgramSpecializationConstant_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetProgramSpecializationConstant, __ATOMIC_ACQUIRE);
+/* clSetProgramReleaseCallback: CL/cl.h */
+cl_int clSetProgramReleaseCallback(cl_program program, void (*pfn_notify)(cl_program, void *),
+                                   void *user_data) {
+  opencl_clSetProgramReleaseCallback_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetProgramReleaseCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(program, pfn_notify, user_data);
+  }
+  return opencl_traced_clSetProgramReleaseCallback(tracer_real, __builtin_return_address(0),
+                                                   program, pfn_notify, user_data);
+}
+
+/* clSetProgramSpecializationConstant, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetProgramSpecializationConstant(opencl_clSetProgramSpecializationConstant_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               cl_program program, cl_uint spec_id,
+                                                               size_t spec_size,
+                                                               const void *spec_value) {
   if (!tracer_real)
     tracer_real = (opencl_clSetProgramSpecializationConstant_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramSpecializationConstant", (void **)&opencl_real.clSetProgramSpecializationConstant);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, spec_id, spec_size, spec_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
@@ -3561,18 +4366,34 @@ cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, s
   return tracer_args.tracer_result;
 }
 
-/* clUnloadPlatformCompiler: CL/cl.h */
-cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
-  opencl_clUnloadPlatformCompiler_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clUnloadPlatformCompiler, __ATOMIC_ACQUIRE);
+/* clSetProgramSpecializationConstant: CL/cl.h */
+cl_int clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id, size_t spec_size,
+                                          const void *spec_value) {
+  opencl_clSetProgramSpecializationConstant_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetProgramSpecializationConstant, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(program, spec_id, spec_size, spec_value);
+  }
+  return opencl_traced_clSetProgramSpecializationConstant(tracer_real, __builtin_return_address(0),
+                                                          program, spec_id, spec_size, spec_value);
+}
+
+/* clUnloadPlatformCompiler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     cl_platform_id platform) {
   if (!tracer_real)
     tracer_real = (opencl_clUnloadPlatformCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadPlatformCompiler", (void **)&opencl_real.clUnloadPlatformCompiler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
@@ -3619,19 +4440,33 @@ cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
   return tracer_args.tracer_result;
 }
 
-/* clGetProgramInfo: CL/cl.h */
-cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size,
-                        void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetProgramInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetProgramInfo, __ATOMIC_ACQUIRE);
+/* clUnloadPlatformCompiler: CL/cl.h */
+cl_int clUnloadPlatformCompiler(cl_platform_id platform) {
+  opencl_clUnloadPlatformCompiler_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clUnloadPlatformCompiler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(platform);
+  }
+  return opencl_traced_clUnloadPlatformCompiler(tracer_real, __builtin_return_address(0), platform);
+}
+
+/* clGetProgramInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_real,
+                                             const void *tracer_caller, cl_program program,
+                                             cl_program_info param_name, size_t param_value_size,
+                                             void *param_value, size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetProgramInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramInfo", (void **)&opencl_real.clGetProgramInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
@@ -3690,20 +4525,38 @@ cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t p
   return tracer_args.tracer_result;
 }
 
-/* clGetProgramBuildInfo: CL/cl.h */
-cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
-                             cl_program_build_info param_name, size_t param_value_size,
-                             void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetProgramBuildInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetProgramBuildInfo, __ATOMIC_ACQUIRE);
+/* clGetProgramInfo: CL/cl.h */
+cl_int clGetProgramInfo(cl_program program, cl_program_info param_name, size_t param_value_size,
+                        void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetProgramInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetProgramInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetProgramInfo(tracer_real, __builtin_return_address(0), program,
+                                        param_name, param_value_size, param_value,
+                                        param_value_size_ret);
+}
+
+/* clGetProgramBuildInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetProgramBuildInfo(opencl_clGetProgramBuildInfo_fn *tracer_real,
+                                                  const void *tracer_caller, cl_program program,
+                                                  cl_device_id device,
+                                                  cl_program_build_info param_name,
+                                                  size_t param_value_size, void *param_value,
+                                                  size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetProgramBuildInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramBuildInfo", (void **)&opencl_real.clGetProgramBuildInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -3766,18 +4619,37 @@ cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
   return tracer_args.tracer_result;
 }
 
-/* clCreateKernel: CL/cl.h */
-cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret) {
-  opencl_clCreateKernel_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateKernel, __ATOMIC_ACQUIRE);
+/* clGetProgramBuildInfo: CL/cl.h */
+cl_int clGetProgramBuildInfo(cl_program program, cl_device_id device,
+                             cl_program_build_info param_name, size_t param_value_size,
+                             void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetProgramBuildInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetProgramBuildInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(program, device, param_name, param_value_size, param_value,
+                       param_value_size_ret);
+  }
+  return opencl_traced_clGetProgramBuildInfo(tracer_real, __builtin_return_address(0), program,
+                                             device, param_name, param_value_size, param_value,
+                                             param_value_size_ret);
+}
+
+/* clCreateKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_kernel opencl_traced_clCreateKernel(opencl_clCreateKernel_fn *tracer_real,
+                                              const void *tracer_caller, cl_program program,
+                                              const char *kernel_name, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernel", (void **)&opencl_real.clCreateKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, kernel_name, errcode_ret);
   }
   opencl_depth++;
@@ -3816,19 +4688,34 @@ cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *er
   return tracer_args.tracer_result;
 }
 
-/* clCreateKernelsInProgram: CL/cl.h */
-cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels,
-                                cl_uint *num_kernels_ret) {
-  opencl_clCreateKernelsInProgram_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateKernelsInProgram, __ATOMIC_ACQUIRE);
+/* clCreateKernel: CL/cl.h */
+cl_kernel clCreateKernel(cl_program program, const char *kernel_name, cl_int *errcode_ret) {
+  opencl_clCreateKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(program, kernel_name, errcode_ret);
+  }
+  return opencl_traced_clCreateKernel(tracer_real, __builtin_return_address(0), program,
+                                      kernel_name, errcode_ret);
+}
+
+/* clCreateKernelsInProgram, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCreateKernelsInProgram(opencl_clCreateKernelsInProgram_fn *tracer_real,
+                                                     const void *tracer_caller, cl_program program,
+                                                     cl_uint num_kernels, cl_kernel *kernels,
+                                                     cl_uint *num_kernels_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateKernelsInProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernelsInProgram", (void **)&opencl_real.clCreateKernelsInProgram);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, num_kernels, kernels, num_kernels_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
@@ -3883,18 +4770,34 @@ cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kern
   return tracer_args.tracer_result;
 }
 
-/* clCloneKernel: CL/cl.h */
-cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
-  opencl_clCloneKernel_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCloneKernel, __ATOMIC_ACQUIRE);
+/* clCreateKernelsInProgram: CL/cl.h */
+cl_int clCreateKernelsInProgram(cl_program program, cl_uint num_kernels, cl_kernel *kernels,
+                                cl_uint *num_kernels_ret) {
+  opencl_clCreateKernelsInProgram_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateKernelsInProgram, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(program, num_kernels, kernels, num_kernels_ret);
+  }
+  return opencl_traced_clCreateKernelsInProgram(tracer_real, __builtin_return_address(0), program,
+                                                num_kernels, kernels, num_kernels_ret);
+}
+
+/* clCloneKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_kernel opencl_traced_clCloneKernel(opencl_clCloneKernel_fn *tracer_real,
+                                             const void *tracer_caller, cl_kernel source_kernel,
+                                             cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCloneKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCloneKernel", (void **)&opencl_real.clCloneKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source_kernel, errcode_ret);
   }
   opencl_depth++;
@@ -3930,18 +4833,32 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
   return tracer_args.tracer_result;
 }
 
-/* clRetainKernel: CL/cl.h */
-cl_int clRetainKernel(cl_kernel kernel) {
-  opencl_clRetainKernel_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainKernel, __ATOMIC_ACQUIRE);
+/* clCloneKernel: CL/cl.h */
+cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
+  opencl_clCloneKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCloneKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(source_kernel, errcode_ret);
+  }
+  return opencl_traced_clCloneKernel(tracer_real, __builtin_return_address(0), source_kernel,
+                                     errcode_ret);
+}
+
+/* clRetainKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real,
+                                           const void *tracer_caller, cl_kernel kernel) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainKernel", (void **)&opencl_real.clRetainKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
@@ -3988,18 +4905,31 @@ cl_int clRetainKernel(cl_kernel kernel) {
   return tracer_args.tracer_result;
 }
 
-/* clReleaseKernel: CL/cl.h */
-cl_int clReleaseKernel(cl_kernel kernel) {
-  opencl_clReleaseKernel_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseKernel, __ATOMIC_ACQUIRE);
+/* clRetainKernel: CL/cl.h */
+cl_int clRetainKernel(cl_kernel kernel) {
+  opencl_clRetainKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel);
+  }
+  return opencl_traced_clRetainKernel(tracer_real, __builtin_return_address(0), kernel);
+}
+
+/* clReleaseKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_real,
+                                            const void *tracer_caller, cl_kernel kernel) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseKernel", (void **)&opencl_real.clReleaseKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
@@ -4046,18 +4976,33 @@ cl_int clReleaseKernel(cl_kernel kernel) {
   return tracer_args.tracer_result;
 }
 
-/* clSetKernelArg: CL/cl.h */
-cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value) {
-  opencl_clSetKernelArg_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetKernelArg, __ATOMIC_ACQUIRE);
+/* clReleaseKernel: CL/cl.h */
+cl_int clReleaseKernel(cl_kernel kernel) {
+  opencl_clReleaseKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel);
+  }
+  return opencl_traced_clReleaseKernel(tracer_real, __builtin_return_address(0), kernel);
+}
+
+/* clSetKernelArg, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real,
+                                           const void *tracer_caller, cl_kernel kernel,
+                                           cl_uint arg_index, size_t arg_size,
+                                           const void *arg_value) {
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArg_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArg", (void **)&opencl_real.clSetKernelArg);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_size, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
@@ -4111,18 +5056,33 @@ cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, cons
   return tracer_args.tracer_result;
 }
 
-/* clSetKernelArgSVMPointer: CL/cl.h */
-cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
-  opencl_clSetKernelArgSVMPointer_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetKernelArgSVMPointer, __ATOMIC_ACQUIRE);
+/* clSetKernelArg: CL/cl.h */
+cl_int clSetKernelArg(cl_kernel kernel, cl_uint arg_index, size_t arg_size, const void *arg_value) {
+  opencl_clSetKernelArg_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelArg, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel, arg_index, arg_size, arg_value);
+  }
+  return opencl_traced_clSetKernelArg(tracer_real, __builtin_return_address(0), kernel, arg_index,
+                                      arg_size, arg_value);
+}
+
+/* clSetKernelArgSVMPointer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *tracer_real,
+                                                     const void *tracer_caller, cl_kernel kernel,
+                                                     cl_uint arg_index, const void *arg_value) {
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgSVMPointer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointer", (void **)&opencl_real.clSetKernelArgSVMPointer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
@@ -4174,19 +5134,34 @@ cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void 
   return tracer_args.tracer_result;
 }
 
-/* clSetKernelExecInfo: CL/cl.h */
-cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
-                           size_t param_value_size, const void *param_value) {
-  opencl_clSetKernelExecInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetKernelExecInfo, __ATOMIC_ACQUIRE);
+/* clSetKernelArgSVMPointer: CL/cl.h */
+cl_int clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
+  opencl_clSetKernelArgSVMPointer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelArgSVMPointer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel, arg_index, arg_value);
+  }
+  return opencl_traced_clSetKernelArgSVMPointer(tracer_real, __builtin_return_address(0), kernel,
+                                                arg_index, arg_value);
+}
+
+/* clSetKernelExecInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetKernelExecInfo(opencl_clSetKernelExecInfo_fn *tracer_real,
+                                                const void *tracer_caller, cl_kernel kernel,
+                                                cl_kernel_exec_info param_name,
+                                                size_t param_value_size, const void *param_value) {
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelExecInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfo", (void **)&opencl_real.clSetKernelExecInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
@@ -4240,19 +5215,35 @@ cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
   return tracer_args.tracer_result;
 }
 
-/* clGetKernelInfo: CL/cl.h */
-cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
-                       void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetKernelInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetKernelInfo, __ATOMIC_ACQUIRE);
+/* clSetKernelExecInfo: CL/cl.h */
+cl_int clSetKernelExecInfo(cl_kernel kernel, cl_kernel_exec_info param_name,
+                           size_t param_value_size, const void *param_value) {
+  opencl_clSetKernelExecInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelExecInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel, param_name, param_value_size, param_value);
+  }
+  return opencl_traced_clSetKernelExecInfo(tracer_real, __builtin_return_address(0), kernel,
+                                           param_name, param_value_size, param_value);
+}
+
+/* clGetKernelInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_real,
+                                            const void *tracer_caller, cl_kernel kernel,
+                                            cl_kernel_info param_name, size_t param_value_size,
+                                            void *param_value, size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelInfo", (void **)&opencl_real.clGetKernelInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
@@ -4311,19 +5302,36 @@ cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param
   return tracer_args.tracer_result;
 }
 
-/* clGetKernelArgInfo: CL/cl.h */
-cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_name,
-                          size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetKernelArgInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetKernelArgInfo, __ATOMIC_ACQUIRE);
+/* clGetKernelInfo: CL/cl.h */
+cl_int clGetKernelInfo(cl_kernel kernel, cl_kernel_info param_name, size_t param_value_size,
+                       void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetKernelInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetKernelInfo(tracer_real, __builtin_return_address(0), kernel, param_name,
+                                       param_value_size, param_value, param_value_size_ret);
+}
+
+/* clGetKernelArgInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tracer_real,
+                                               const void *tracer_caller, cl_kernel kernel,
+                                               cl_uint arg_indx, cl_kernel_arg_info param_name,
+                                               size_t param_value_size, void *param_value,
+                                               size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelArgInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelArgInfo", (void **)&opencl_real.clGetKernelArgInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -4386,20 +5394,39 @@ cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info
   return tracer_args.tracer_result;
 }
 
-/* clGetKernelWorkGroupInfo: CL/cl.h */
-cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
-                                cl_kernel_work_group_info param_name, size_t param_value_size,
-                                void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetKernelWorkGroupInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetKernelWorkGroupInfo, __ATOMIC_ACQUIRE);
+/* clGetKernelArgInfo: CL/cl.h */
+cl_int clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx, cl_kernel_arg_info param_name,
+                          size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetKernelArgInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelArgInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
+                       param_value_size_ret);
+  }
+  return opencl_traced_clGetKernelArgInfo(tracer_real, __builtin_return_address(0), kernel,
+                                          arg_indx, param_name, param_value_size, param_value,
+                                          param_value_size_ret);
+}
+
+/* clGetKernelWorkGroupInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetKernelWorkGroupInfo(opencl_clGetKernelWorkGroupInfo_fn *tracer_real,
+                                                     const void *tracer_caller, cl_kernel kernel,
+                                                     cl_device_id device,
+                                                     cl_kernel_work_group_info param_name,
+                                                     size_t param_value_size, void *param_value,
+                                                     size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelWorkGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelWorkGroupInfo", (void **)&opencl_real.clGetKernelWorkGroupInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -4462,21 +5489,42 @@ cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
   return tracer_args.tracer_result;
 }
 
-/* clGetKernelSubGroupInfo: CL/cl.h */
-cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
-                               cl_kernel_sub_group_info param_name, size_t input_value_size,
-                               const void *input_value, size_t param_value_size, void *param_value,
-                               size_t *param_value_size_ret) {
-  opencl_clGetKernelSubGroupInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetKernelSubGroupInfo, __ATOMIC_ACQUIRE);
+/* clGetKernelWorkGroupInfo: CL/cl.h */
+cl_int clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                cl_kernel_work_group_info param_name, size_t param_value_size,
+                                void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetKernelWorkGroupInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelWorkGroupInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel, device, param_name, param_value_size, param_value,
+                       param_value_size_ret);
+  }
+  return opencl_traced_clGetKernelWorkGroupInfo(tracer_real, __builtin_return_address(0), kernel,
+                                                device, param_name, param_value_size, param_value,
+                                                param_value_size_ret);
+}
+
+/* clGetKernelSubGroupInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetKernelSubGroupInfo(opencl_clGetKernelSubGroupInfo_fn *tracer_real,
+                                                    const void *tracer_caller, cl_kernel kernel,
+                                                    cl_device_id device,
+                                                    cl_kernel_sub_group_info param_name,
+                                                    size_t input_value_size,
+                                                    const void *input_value,
+                                                    size_t param_value_size, void *param_value,
+                                                    size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSubGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfo", (void **)&opencl_real.clGetKernelSubGroupInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size,
                        param_value, param_value_size_ret);
   }
@@ -4544,18 +5592,38 @@ cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
   return tracer_args.tracer_result;
 }
 
-/* clWaitForEvents: CL/cl.h */
-cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
-  opencl_clWaitForEvents_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clWaitForEvents, __ATOMIC_ACQUIRE);
+/* clGetKernelSubGroupInfo: CL/cl.h */
+cl_int clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device,
+                               cl_kernel_sub_group_info param_name, size_t input_value_size,
+                               const void *input_value, size_t param_value_size, void *param_value,
+                               size_t *param_value_size_ret) {
+  opencl_clGetKernelSubGroupInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelSubGroupInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size,
+                       param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetKernelSubGroupInfo(tracer_real, __builtin_return_address(0), kernel,
+                                               device, param_name, input_value_size, input_value,
+                                               param_value_size, param_value, param_value_size_ret);
+}
+
+/* clWaitForEvents, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real,
+                                            const void *tracer_caller, cl_uint num_events,
+                                            const cl_event *event_list) {
   if (!tracer_real)
     tracer_real = (opencl_clWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clWaitForEvents", (void **)&opencl_real.clWaitForEvents);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_events, event_list);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
@@ -4604,19 +5672,34 @@ cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
   return tracer_args.tracer_result;
 }
 
-/* clGetEventInfo: CL/cl.h */
-cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size,
-                      void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetEventInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetEventInfo, __ATOMIC_ACQUIRE);
+/* clWaitForEvents: CL/cl.h */
+cl_int clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
+  opencl_clWaitForEvents_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clWaitForEvents, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(num_events, event_list);
+  }
+  return opencl_traced_clWaitForEvents(tracer_real, __builtin_return_address(0), num_events,
+                                       event_list);
+}
+
+/* clGetEventInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real,
+                                           const void *tracer_caller, cl_event event,
+                                           cl_event_info param_name, size_t param_value_size,
+                                           void *param_value, size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetEventInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventInfo", (void **)&opencl_real.clGetEventInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
@@ -4675,18 +5758,34 @@ cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_val
   return tracer_args.tracer_result;
 }
 
-/* clCreateUserEvent: CL/cl.h */
-cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
-  opencl_clCreateUserEvent_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateUserEvent, __ATOMIC_ACQUIRE);
+/* clGetEventInfo: CL/cl.h */
+cl_int clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size,
+                      void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetEventInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetEventInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetEventInfo(tracer_real, __builtin_return_address(0), event, param_name,
+                                      param_value_size, param_value, param_value_size_ret);
+}
+
+/* clCreateUserEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_event opencl_traced_clCreateUserEvent(opencl_clCreateUserEvent_fn *tracer_real,
+                                                const void *tracer_caller, cl_context context,
+                                                cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateUserEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateUserEvent", (void **)&opencl_real.clCreateUserEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, errcode_ret);
   }
   opencl_depth++;
@@ -4722,18 +5821,32 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
   return tracer_args.tracer_result;
 }
 
-/* clRetainEvent: CL/cl.h */
-cl_int clRetainEvent(cl_event event) {
-  opencl_clRetainEvent_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainEvent, __ATOMIC_ACQUIRE);
+/* clCreateUserEvent: CL/cl.h */
+cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
+  opencl_clCreateUserEvent_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateUserEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, errcode_ret);
+  }
+  return opencl_traced_clCreateUserEvent(tracer_real, __builtin_return_address(0), context,
+                                         errcode_ret);
+}
+
+/* clRetainEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real,
+                                          const void *tracer_caller, cl_event event) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainEvent", (void **)&opencl_real.clRetainEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
@@ -4780,18 +5893,31 @@ cl_int clRetainEvent(cl_event event) {
   return tracer_args.tracer_result;
 }
 
-/* clReleaseEvent: CL/cl.h */
-cl_int clReleaseEvent(cl_event event) {
-  opencl_clReleaseEvent_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseEvent, __ATOMIC_ACQUIRE);
+/* clRetainEvent: CL/cl.h */
+cl_int clRetainEvent(cl_event event) {
+  opencl_clRetainEvent_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(event);
+  }
+  return opencl_traced_clRetainEvent(tracer_real, __builtin_return_address(0), event);
+}
+
+/* clReleaseEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real,
+                                           const void *tracer_caller, cl_event event) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseEvent", (void **)&opencl_real.clReleaseEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
@@ -4838,18 +5964,32 @@ cl_int clReleaseEvent(cl_event event) {
   return tracer_args.tracer_result;
 }
 
-/* clSetUserEventStatus: CL/cl.h */
-cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
-  opencl_clSetUserEventStatus_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetUserEventStatus, __ATOMIC_ACQUIRE);
+/* clReleaseEvent: CL/cl.h */
+cl_int clReleaseEvent(cl_event event) {
+  opencl_clReleaseEvent_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(event);
+  }
+  return opencl_traced_clReleaseEvent(tracer_real, __builtin_return_address(0), event);
+}
+
+/* clSetUserEventStatus, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
+                                                 const void *tracer_caller, cl_event event,
+                                                 cl_int execution_status) {
   if (!tracer_real)
     tracer_real = (opencl_clSetUserEventStatus_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetUserEventStatus", (void **)&opencl_real.clSetUserEventStatus);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, execution_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
@@ -4898,19 +6038,35 @@ cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
   return tracer_args.tracer_result;
 }
 
-/* clSetEventCallback: CL/cl.h */
-cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
-                          void (*pfn_notify)(cl_event, cl_int, void *), void *user_data) {
-  opencl_clSetEventCallback_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetEventCallback, __ATOMIC_ACQUIRE);
+/* clSetUserEventStatus: CL/cl.h */
+cl_int clSetUserEventStatus(cl_event event, cl_int execution_status) {
+  opencl_clSetUserEventStatus_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetUserEventStatus, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(event, execution_status);
+  }
+  return opencl_traced_clSetUserEventStatus(tracer_real, __builtin_return_address(0), event,
+                                            execution_status);
+}
+
+/* clSetEventCallback, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tracer_real,
+                                               const void *tracer_caller, cl_event event,
+                                               cl_int command_exec_callback_type,
+                                               void (*pfn_notify)(cl_event, cl_int, void *),
+                                               void *user_data) {
   if (!tracer_real)
     tracer_real = (opencl_clSetEventCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetEventCallback", (void **)&opencl_real.clSetEventCallback);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
@@ -4964,20 +6120,36 @@ cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
   return tracer_args.tracer_result;
 }
 
-/* clGetEventProfilingInfo: CL/cl.h */
-cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
-                               size_t param_value_size, void *param_value,
-                               size_t *param_value_size_ret) {
-  opencl_clGetEventProfilingInfo_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetEventProfilingInfo, __ATOMIC_ACQUIRE);
+/* clSetEventCallback: CL/cl.h */
+cl_int clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
+                          void (*pfn_notify)(cl_event, cl_int, void *), void *user_data) {
+  opencl_clSetEventCallback_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetEventCallback, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
+  }
+  return opencl_traced_clSetEventCallback(tracer_real, __builtin_return_address(0), event,
+                                          command_exec_callback_type, pfn_notify, user_data);
+}
+
+/* clGetEventProfilingInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingInfo_fn *tracer_real,
+                                                    const void *tracer_caller, cl_event event,
+                                                    cl_profiling_info param_name,
+                                                    size_t param_value_size, void *param_value,
+                                                    size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetEventProfilingInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventProfilingInfo", (void **)&opencl_real.clGetEventProfilingInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
@@ -5036,18 +6208,35 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
   return tracer_args.tracer_result;
 }
 
-/* clFlush: CL/cl.h */
-cl_int clFlush(cl_command_queue command_queue) {
-  opencl_clFlush_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clFlush, __ATOMIC_ACQUIRE);
+/* clGetEventProfilingInfo: CL/cl.h */
+cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
+                               size_t param_value_size, void *param_value,
+                               size_t *param_value_size_ret) {
+  opencl_clGetEventProfilingInfo_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetEventProfilingInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetEventProfilingInfo(tracer_real, __builtin_return_address(0), event,
+                                               param_name, param_value_size, param_value,
+                                               param_value_size_ret);
+}
+
+/* clFlush, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clFlush(opencl_clFlush_fn *tracer_real, const void *tracer_caller,
+                                    cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clFlush_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFlush", (void **)&opencl_real.clFlush);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
@@ -5094,18 +6283,31 @@ cl_int clFlush(cl_command_queue command_queue) {
   return tracer_args.tracer_result;
 }
 
-/* clFinish: CL/cl.h */
-cl_int clFinish(cl_command_queue command_queue) {
-  opencl_clFinish_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clFinish, __ATOMIC_ACQUIRE);
+/* clFlush: CL/cl.h */
+cl_int clFlush(cl_command_queue command_queue) {
+  opencl_clFlush_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clFlush, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue);
+  }
+  return opencl_traced_clFlush(tracer_real, __builtin_return_address(0), command_queue);
+}
+
+/* clFinish, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clFinish(opencl_clFinish_fn *tracer_real, const void *tracer_caller,
+                                     cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clFinish_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinish", (void **)&opencl_real.clFinish);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
@@ -5152,20 +6354,35 @@ cl_int clFinish(cl_command_queue command_queue) {
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueReadBuffer: CL/cl.h */
-cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
-                           size_t offset, size_t size, void *ptr, cl_uint num_events_in_wait_list,
-                           const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueReadBuffer_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueReadBuffer, __ATOMIC_ACQUIRE);
+/* clFinish: CL/cl.h */
+cl_int clFinish(cl_command_queue command_queue) {
+  opencl_clFinish_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clFinish, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue);
+  }
+  return opencl_traced_clFinish(tracer_real, __builtin_return_address(0), command_queue);
+}
+
+/* clEnqueueReadBuffer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                cl_command_queue command_queue, cl_mem buffer,
+                                                cl_bool blocking_read, size_t offset, size_t size,
+                                                void *ptr, cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBuffer", (void **)&opencl_real.clEnqueueReadBuffer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_read, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -5227,23 +6444,46 @@ cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_boo
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueReadBufferRect: CL/cl.h */
-cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
-                               const size_t *buffer_origin, const size_t *host_origin,
-                               const size_t *region, size_t buffer_row_pitch,
-                               size_t buffer_slice_pitch, size_t host_row_pitch,
-                               size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
-                               const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueReadBufferRect_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueReadBufferRect, __ATOMIC_ACQUIRE);
+/* clEnqueueReadBuffer: CL/cl.h */
+cl_int clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+                           size_t offset, size_t size, void *ptr, cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueReadBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueReadBuffer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, buffer, blocking_read, offset, size, ptr,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueReadBuffer(tracer_real, __builtin_return_address(0), command_queue,
+                                           buffer, blocking_read, offset, size, ptr,
+                                           num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueReadBufferRect, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueReadBufferRect(opencl_clEnqueueReadBufferRect_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    cl_command_queue command_queue, cl_mem buffer,
+                                                    cl_bool blocking_read,
+                                                    const size_t *buffer_origin,
+                                                    const size_t *host_origin, const size_t *region,
+                                                    size_t buffer_row_pitch,
+                                                    size_t buffer_slice_pitch,
+                                                    size_t host_row_pitch, size_t host_slice_pitch,
+                                                    void *ptr, cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list,
+                                                    cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBufferRect", (void **)&opencl_real.clEnqueueReadBufferRect);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_read, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
@@ -5319,21 +6559,47 @@ cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueWriteBuffer: CL/cl.h */
-cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
-                            size_t offset, size_t size, const void *ptr,
-                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                            cl_event *event) {
-  opencl_clEnqueueWriteBuffer_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueWriteBuffer, __ATOMIC_ACQUIRE);
+/* clEnqueueReadBufferRect: CL/cl.h */
+cl_int clEnqueueReadBufferRect(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_read,
+                               const size_t *buffer_origin, const size_t *host_origin,
+                               const size_t *region, size_t buffer_row_pitch,
+                               size_t buffer_slice_pitch, size_t host_row_pitch,
+                               size_t host_slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
+                               const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueReadBufferRect_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueReadBufferRect, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, buffer, blocking_read, buffer_origin, host_origin, region,
+                       buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueReadBufferRect(tracer_real, __builtin_return_address(0),
+                                               command_queue, buffer, blocking_read, buffer_origin,
+                                               host_origin, region, buffer_row_pitch,
+                                               buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                                               ptr, num_events_in_wait_list, event_wait_list,
+                                               event);
+}
+
+/* clEnqueueWriteBuffer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 cl_command_queue command_queue, cl_mem buffer,
+                                                 cl_bool blocking_write, size_t offset, size_t size,
+                                                 const void *ptr, cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBuffer", (void **)&opencl_real.clEnqueueWriteBuffer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_write, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -5395,24 +6661,48 @@ cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bo
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueWriteBufferRect: CL/cl.h */
-cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
-                                cl_bool blocking_write, const size_t *buffer_origin,
-                                const size_t *host_origin, const size_t *region,
-                                size_t buffer_row_pitch, size_t buffer_slice_pitch,
-                                size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
-                                cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                cl_event *event) {
-  opencl_clEnqueueWriteBufferRect_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueWriteBufferRect, __ATOMIC_ACQUIRE);
+/* clEnqueueWriteBuffer: CL/cl.h */
+cl_int clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_write,
+                            size_t offset, size_t size, const void *ptr,
+                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                            cl_event *event) {
+  opencl_clEnqueueWriteBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueWriteBuffer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, buffer, blocking_write, offset, size, ptr,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueWriteBuffer(tracer_real, __builtin_return_address(0), command_queue,
+                                            buffer, blocking_write, offset, size, ptr,
+                                            num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueWriteBufferRect, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueWriteBufferRect(opencl_clEnqueueWriteBufferRect_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     cl_command_queue command_queue, cl_mem buffer,
+                                                     cl_bool blocking_write,
+                                                     const size_t *buffer_origin,
+                                                     const size_t *host_origin,
+                                                     const size_t *region, size_t buffer_row_pitch,
+                                                     size_t buffer_slice_pitch,
+                                                     size_t host_row_pitch, size_t host_slice_pitch,
+                                                     const void *ptr,
+                                                     cl_uint num_events_in_wait_list,
+                                                     const cl_event *event_wait_list,
+                                                     cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBufferRect", (void **)&opencl_real.clEnqueueWriteBufferRect);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_write, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
@@ -5488,21 +6778,49 @@ cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueFillBuffer: CL/cl.h */
-cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void *pattern,
-                           size_t pattern_size, size_t offset, size_t size,
-                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                           cl_event *event) {
-  opencl_clEnqueueFillBuffer_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueFillBuffer, __ATOMIC_ACQUIRE);
+/* clEnqueueWriteBufferRect: CL/cl.h */
+cl_int clEnqueueWriteBufferRect(cl_command_queue command_queue, cl_mem buffer,
+                                cl_bool blocking_write, const size_t *buffer_origin,
+                                const size_t *host_origin, const size_t *region,
+                                size_t buffer_row_pitch, size_t buffer_slice_pitch,
+                                size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
+                                cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                cl_event *event) {
+  opencl_clEnqueueWriteBufferRect_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueWriteBufferRect, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, buffer, blocking_write, buffer_origin, host_origin, region,
+                       buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueWriteBufferRect(tracer_real, __builtin_return_address(0),
+                                                command_queue, buffer, blocking_write,
+                                                buffer_origin, host_origin, region,
+                                                buffer_row_pitch, buffer_slice_pitch,
+                                                host_row_pitch, host_slice_pitch, ptr,
+                                                num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueFillBuffer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                cl_command_queue command_queue, cl_mem buffer,
+                                                const void *pattern, size_t pattern_size,
+                                                size_t offset, size_t size,
+                                                cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueFillBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillBuffer", (void **)&opencl_real.clEnqueueFillBuffer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, pattern, pattern_size, offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -5564,21 +6882,42 @@ cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const 
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueCopyBuffer: CL/cl.h */
-cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
-                           size_t src_offset, size_t dst_offset, size_t size,
+/* clEnqueueFillBuffer: CL/cl.h */
+cl_int clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer, const void *pattern,
+                           size_t pattern_size, size_t offset, size_t size,
                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                            cl_event *event) {
-  opencl_clEnqueueCopyBuffer_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueCopyBuffer, __ATOMIC_ACQUIRE);
+  opencl_clEnqueueFillBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueFillBuffer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, buffer, pattern, pattern_size, offset, size,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueFillBuffer(tracer_real, __builtin_return_address(0), command_queue,
+                                           buffer, pattern, pattern_size, offset, size,
+                                           num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueCopyBuffer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                cl_command_queue command_queue, cl_mem src_buffer,
+                                                cl_mem dst_buffer, size_t src_offset,
+                                                size_t dst_offset, size_t size,
+                                                cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBuffer", (void **)&opencl_real.clEnqueueCopyBuffer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -5640,23 +6979,46 @@ cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueCopyBufferRect: CL/cl.h */
-cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
-                               const size_t *src_origin, const size_t *dst_origin,
-                               const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
-                               size_t dst_row_pitch, size_t dst_slice_pitch,
-                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                               cl_event *event) {
-  opencl_clEnqueueCopyBufferRect_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueCopyBufferRect, __ATOMIC_ACQUIRE);
+/* clEnqueueCopyBuffer: CL/cl.h */
+cl_int clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+                           size_t src_offset, size_t dst_offset, size_t size,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                           cl_event *event) {
+  opencl_clEnqueueCopyBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCopyBuffer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueCopyBuffer(tracer_real, __builtin_return_address(0), command_queue,
+                                           src_buffer, dst_buffer, src_offset, dst_offset, size,
+                                           num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueCopyBufferRect, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueCopyBufferRect(opencl_clEnqueueCopyBufferRect_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    cl_command_queue command_queue,
+                                                    cl_mem src_buffer, cl_mem dst_buffer,
+                                                    const size_t *src_origin,
+                                                    const size_t *dst_origin, const size_t *region,
+                                                    size_t src_row_pitch, size_t src_slice_pitch,
+                                                    size_t dst_row_pitch, size_t dst_slice_pitch,
+                                                    cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list,
+                                                    cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferRect", (void **)&opencl_real.clEnqueueCopyBufferRect);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
                        src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
                        num_events_in_wait_list, event_wait_list, event);
@@ -5729,21 +7091,48 @@ cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueReadImage: CL/cl.h */
-cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read,
-                          const size_t *origin, const size_t *region, size_t row_pitch,
-                          size_t slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
-                          const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueReadImage_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueReadImage, __ATOMIC_ACQUIRE);
+/* clEnqueueCopyBufferRect: CL/cl.h */
+cl_int clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer, cl_mem dst_buffer,
+                               const size_t *src_origin, const size_t *dst_origin,
+                               const size_t *region, size_t src_row_pitch, size_t src_slice_pitch,
+                               size_t dst_row_pitch, size_t dst_slice_pitch,
+                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                               cl_event *event) {
+  opencl_clEnqueueCopyBufferRect_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCopyBufferRect, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
+                       src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueCopyBufferRect(tracer_real, __builtin_return_address(0),
+                                               command_queue, src_buffer, dst_buffer, src_origin,
+                                               dst_origin, region, src_row_pitch, src_slice_pitch,
+                                               dst_row_pitch, dst_slice_pitch,
+                                               num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueReadImage, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueReadImage(opencl_clEnqueueReadImage_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               cl_command_queue command_queue, cl_mem image,
+                                               cl_bool blocking_read, const size_t *origin,
+                                               const size_t *region, size_t row_pitch,
+                                               size_t slice_pitch, void *ptr,
+                                               cl_uint num_events_in_wait_list,
+                                               const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReadImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadImage", (void **)&opencl_real.clEnqueueReadImage);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_read, origin, region, row_pitch, slice_pitch,
                        ptr, num_events_in_wait_list, event_wait_list, event);
   }
@@ -5810,22 +7199,44 @@ cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool 
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueWriteImage: CL/cl.h */
-cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write,
-                           const size_t *origin, const size_t *region, size_t input_row_pitch,
-                           size_t input_slice_pitch, const void *ptr,
-                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                           cl_event *event) {
-  opencl_clEnqueueWriteImage_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueWriteImage, __ATOMIC_ACQUIRE);
+/* clEnqueueReadImage: CL/cl.h */
+cl_int clEnqueueReadImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_read,
+                          const size_t *origin, const size_t *region, size_t row_pitch,
+                          size_t slice_pitch, void *ptr, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueReadImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueReadImage, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, image, blocking_read, origin, region, row_pitch, slice_pitch,
+                       ptr, num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueReadImage(tracer_real, __builtin_return_address(0), command_queue,
+                                          image, blocking_read, origin, region, row_pitch,
+                                          slice_pitch, ptr, num_events_in_wait_list,
+                                          event_wait_list, event);
+}
+
+/* clEnqueueWriteImage, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueWriteImage(opencl_clEnqueueWriteImage_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                cl_command_queue command_queue, cl_mem image,
+                                                cl_bool blocking_write, const size_t *origin,
+                                                const size_t *region, size_t input_row_pitch,
+                                                size_t input_slice_pitch, const void *ptr,
+                                                cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWriteImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteImage", (void **)&opencl_real.clEnqueueWriteImage);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_write, origin, region, input_row_pitch,
                        input_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
   }
@@ -5892,21 +7303,44 @@ cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueFillImage: CL/cl.h */
-cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color,
-                          const size_t *origin, const size_t *region,
-                          cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                          cl_event *event) {
-  opencl_clEnqueueFillImage_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueFillImage, __ATOMIC_ACQUIRE);
+/* clEnqueueWriteImage: CL/cl.h */
+cl_int clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_write,
+                           const size_t *origin, const size_t *region, size_t input_row_pitch,
+                           size_t input_slice_pitch, const void *ptr,
+                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                           cl_event *event) {
+  opencl_clEnqueueWriteImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueWriteImage, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, image, blocking_write, origin, region, input_row_pitch,
+                       input_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueWriteImage(tracer_real, __builtin_return_address(0), command_queue,
+                                           image, blocking_write, origin, region, input_row_pitch,
+                                           input_slice_pitch, ptr, num_events_in_wait_list,
+                                           event_wait_list, event);
+}
+
+/* clEnqueueFillImage, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               cl_command_queue command_queue, cl_mem image,
+                                               const void *fill_color, const size_t *origin,
+                                               const size_t *region,
+                                               cl_uint num_events_in_wait_list,
+                                               const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueFillImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillImage", (void **)&opencl_real.clEnqueueFillImage);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -5973,21 +7407,42 @@ cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const vo
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueCopyImage: CL/cl.h */
-cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image,
-                          const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+/* clEnqueueFillImage: CL/cl.h */
+cl_int clEnqueueFillImage(cl_command_queue command_queue, cl_mem image, const void *fill_color,
+                          const size_t *origin, const size_t *region,
                           cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                           cl_event *event) {
-  opencl_clEnqueueCopyImage_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueCopyImage, __ATOMIC_ACQUIRE);
+  opencl_clEnqueueFillImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueFillImage, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueFillImage(tracer_real, __builtin_return_address(0), command_queue,
+                                          image, fill_color, origin, region,
+                                          num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueCopyImage, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueCopyImage(opencl_clEnqueueCopyImage_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               cl_command_queue command_queue, cl_mem src_image,
+                                               cl_mem dst_image, const size_t *src_origin,
+                                               const size_t *dst_origin, const size_t *region,
+                                               cl_uint num_events_in_wait_list,
+                                               const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImage", (void **)&opencl_real.clEnqueueCopyImage);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_image, src_origin, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6049,21 +7504,44 @@ cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_m
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueCopyImageToBuffer: CL/cl.h */
-cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image,
-                                  cl_mem dst_buffer, const size_t *src_origin, const size_t *region,
-                                  size_t dst_offset, cl_uint num_events_in_wait_list,
-                                  const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueCopyImageToBuffer_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueCopyImageToBuffer, __ATOMIC_ACQUIRE);
+/* clEnqueueCopyImage: CL/cl.h */
+cl_int clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image, cl_mem dst_image,
+                          const size_t *src_origin, const size_t *dst_origin, const size_t *region,
+                          cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                          cl_event *event) {
+  opencl_clEnqueueCopyImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCopyImage, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, src_image, dst_image, src_origin, dst_origin, region,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueCopyImage(tracer_real, __builtin_return_address(0), command_queue,
+                                          src_image, dst_image, src_origin, dst_origin, region,
+                                          num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueCopyImageToBuffer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueCopyImageToBuffer(opencl_clEnqueueCopyImageToBuffer_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cl_command_queue command_queue,
+                                                       cl_mem src_image, cl_mem dst_buffer,
+                                                       const size_t *src_origin,
+                                                       const size_t *region, size_t dst_offset,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event *event_wait_list,
+                                                       cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyImageToBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImageToBuffer", (void **)&opencl_real.clEnqueueCopyImageToBuffer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6133,21 +7611,45 @@ cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_ima
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueCopyBufferToImage: CL/cl.h */
-cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer,
-                                  cl_mem dst_image, size_t src_offset, const size_t *dst_origin,
-                                  const size_t *region, cl_uint num_events_in_wait_list,
+/* clEnqueueCopyImageToBuffer: CL/cl.h */
+cl_int clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image,
+                                  cl_mem dst_buffer, const size_t *src_origin, const size_t *region,
+                                  size_t dst_offset, cl_uint num_events_in_wait_list,
                                   const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueCopyBufferToImage_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueCopyBufferToImage, __ATOMIC_ACQUIRE);
+  opencl_clEnqueueCopyImageToBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCopyImageToBuffer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueCopyImageToBuffer(tracer_real, __builtin_return_address(0),
+                                                  command_queue, src_image, dst_buffer, src_origin,
+                                                  region, dst_offset, num_events_in_wait_list,
+                                                  event_wait_list, event);
+}
+
+/* clEnqueueCopyBufferToImage, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueCopyBufferToImage(opencl_clEnqueueCopyBufferToImage_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cl_command_queue command_queue,
+                                                       cl_mem src_buffer, cl_mem dst_image,
+                                                       size_t src_offset, const size_t *dst_origin,
+                                                       const size_t *region,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event *event_wait_list,
+                                                       cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCopyBufferToImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferToImage", (void **)&opencl_real.clEnqueueCopyBufferToImage);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6217,21 +7719,44 @@ cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buf
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueMapBuffer: CL/cl.h */
-void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map,
-                         cl_map_flags map_flags, size_t offset, size_t size,
-                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                         cl_event *event, cl_int *errcode_ret) {
-  opencl_clEnqueueMapBuffer_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueMapBuffer, __ATOMIC_ACQUIRE);
+/* clEnqueueCopyBufferToImage: CL/cl.h */
+cl_int clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer,
+                                  cl_mem dst_image, size_t src_offset, const size_t *dst_origin,
+                                  const size_t *region, cl_uint num_events_in_wait_list,
+                                  const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueCopyBufferToImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCopyBufferToImage, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueCopyBufferToImage(tracer_real, __builtin_return_address(0),
+                                                  command_queue, src_buffer, dst_image, src_offset,
+                                                  dst_origin, region, num_events_in_wait_list,
+                                                  event_wait_list, event);
+}
+
+/* clEnqueueMapBuffer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void *opencl_traced_clEnqueueMapBuffer(opencl_clEnqueueMapBuffer_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              cl_command_queue command_queue, cl_mem buffer,
+                                              cl_bool blocking_map, cl_map_flags map_flags,
+                                              size_t offset, size_t size,
+                                              cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list, cl_event *event,
+                                              cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMapBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapBuffer", (void **)&opencl_real.clEnqueueMapBuffer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_map, map_flags, offset, size,
                        num_events_in_wait_list, event_wait_list, event, errcode_ret);
   }
@@ -6301,22 +7826,45 @@ void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool 
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueMapImage: CL/cl.h */
-void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map,
-                        cl_map_flags map_flags, const size_t *origin, const size_t *region,
-                        size_t *image_row_pitch, size_t *image_slice_pitch,
-                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                        cl_event *event, cl_int *errcode_ret) {
-  opencl_clEnqueueMapImage_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueMapImage, __ATOMIC_ACQUIRE);
+/* clEnqueueMapBuffer: CL/cl.h */
+void *clEnqueueMapBuffer(cl_command_queue command_queue, cl_mem buffer, cl_bool blocking_map,
+                         cl_map_flags map_flags, size_t offset, size_t size,
+                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                         cl_event *event, cl_int *errcode_ret) {
+  opencl_clEnqueueMapBuffer_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMapBuffer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, buffer, blocking_map, map_flags, offset, size,
+                       num_events_in_wait_list, event_wait_list, event, errcode_ret);
+  }
+  return opencl_traced_clEnqueueMapBuffer(tracer_real, __builtin_return_address(0), command_queue,
+                                          buffer, blocking_map, map_flags, offset, size,
+                                          num_events_in_wait_list, event_wait_list, event,
+                                          errcode_ret);
+}
+
+/* clEnqueueMapImage, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void *opencl_traced_clEnqueueMapImage(opencl_clEnqueueMapImage_fn *tracer_real,
+                                             const void *tracer_caller,
+                                             cl_command_queue command_queue, cl_mem image,
+                                             cl_bool blocking_map, cl_map_flags map_flags,
+                                             const size_t *origin, const size_t *region,
+                                             size_t *image_row_pitch, size_t *image_slice_pitch,
+                                             cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event,
+                                             cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMapImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapImage", (void **)&opencl_real.clEnqueueMapImage);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_map, map_flags, origin, region,
                        image_row_pitch, image_slice_pitch, num_events_in_wait_list, event_wait_list,
                        event, errcode_ret);
@@ -6384,20 +7932,46 @@ void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool bl
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueUnmapMemObject: CL/cl.h */
-cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *mapped_ptr,
-                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                               cl_event *event) {
-  opencl_clEnqueueUnmapMemObject_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueUnmapMemObject, __ATOMIC_ACQUIRE);
+/* clEnqueueMapImage: CL/cl.h */
+void *clEnqueueMapImage(cl_command_queue command_queue, cl_mem image, cl_bool blocking_map,
+                        cl_map_flags map_flags, const size_t *origin, const size_t *region,
+                        size_t *image_row_pitch, size_t *image_slice_pitch,
+                        cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                        cl_event *event, cl_int *errcode_ret) {
+  opencl_clEnqueueMapImage_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMapImage, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, image, blocking_map, map_flags, origin, region,
+                       image_row_pitch, image_slice_pitch, num_events_in_wait_list, event_wait_list,
+                       event, errcode_ret);
+  }
+  return opencl_traced_clEnqueueMapImage(tracer_real, __builtin_return_address(0), command_queue,
+                                         image, blocking_map, map_flags, origin, region,
+                                         image_row_pitch, image_slice_pitch,
+                                         num_events_in_wait_list, event_wait_list, event,
+                                         errcode_ret);
+}
+
+/* clEnqueueUnmapMemObject, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueUnmapMemObject(opencl_clEnqueueUnmapMemObject_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    cl_command_queue command_queue, cl_mem memobj,
+                                                    void *mapped_ptr,
+                                                    cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list,
+                                                    cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueUnmapMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueUnmapMemObject", (void **)&opencl_real.clEnqueueUnmapMemObject);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -6452,21 +8026,43 @@ cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, vo
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueMigrateMemObjects: CL/cl.h */
-cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects,
-                                  const cl_mem *mem_objects, cl_mem_migration_flags flags,
-                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                  cl_event *event) {
-  opencl_clEnqueueMigrateMemObjects_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueMigrateMemObjects, __ATOMIC_ACQUIRE);
+/* clEnqueueUnmapMemObject: CL/cl.h */
+cl_int clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_mem memobj, void *mapped_ptr,
+                               cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                               cl_event *event) {
+  opencl_clEnqueueUnmapMemObject_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueUnmapMemObject, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list,
+                       event);
+  }
+  return opencl_traced_clEnqueueUnmapMemObject(tracer_real, __builtin_return_address(0),
+                                               command_queue, memobj, mapped_ptr,
+                                               num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueMigrateMemObjects, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueMigrateMemObjects(opencl_clEnqueueMigrateMemObjects_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cl_command_queue command_queue,
+                                                       cl_uint num_mem_objects,
+                                                       const cl_mem *mem_objects,
+                                                       cl_mem_migration_flags flags,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event *event_wait_list,
+                                                       cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemObjects_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjects", (void **)&opencl_real.clEnqueueMigrateMemObjects);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -6531,21 +8127,45 @@ cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_me
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueNDRangeKernel: CL/cl.h */
-cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
-                              const size_t *global_work_offset, const size_t *global_work_size,
-                              const size_t *local_work_size, cl_uint num_events_in_wait_list,
-                              const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueNDRangeKernel_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueNDRangeKernel, __ATOMIC_ACQUIRE);
+/* clEnqueueMigrateMemObjects: CL/cl.h */
+cl_int clEnqueueMigrateMemObjects(cl_command_queue command_queue, cl_uint num_mem_objects,
+                                  const cl_mem *mem_objects, cl_mem_migration_flags flags,
+                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                  cl_event *event) {
+  opencl_clEnqueueMigrateMemObjects_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMigrateMemObjects, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueMigrateMemObjects(tracer_real, __builtin_return_address(0),
+                                                  command_queue, num_mem_objects, mem_objects,
+                                                  flags, num_events_in_wait_list, event_wait_list,
+                                                  event);
+}
+
+/* clEnqueueNDRangeKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueNDRangeKernel(opencl_clEnqueueNDRangeKernel_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   cl_command_queue command_queue, cl_kernel kernel,
+                                                   cl_uint work_dim,
+                                                   const size_t *global_work_offset,
+                                                   const size_t *global_work_size,
+                                                   const size_t *local_work_size,
+                                                   cl_uint num_events_in_wait_list,
+                                                   const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueNDRangeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNDRangeKernel", (void **)&opencl_real.clEnqueueNDRangeKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        local_work_size, num_events_in_wait_list, event_wait_list, event);
   }
@@ -6607,21 +8227,44 @@ cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, 
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueNativeKernel: CL/cl.h */
-cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(void *), void *args,
-                             size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
-                             const void **args_mem_loc, cl_uint num_events_in_wait_list,
-                             const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueNativeKernel_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueNativeKernel, __ATOMIC_ACQUIRE);
+/* clEnqueueNDRangeKernel: CL/cl.h */
+cl_int clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+                              const size_t *global_work_offset, const size_t *global_work_size,
+                              const size_t *local_work_size, cl_uint num_events_in_wait_list,
+                              const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueNDRangeKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueNDRangeKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                       local_work_size, num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueNDRangeKernel(tracer_real, __builtin_return_address(0),
+                                              command_queue, kernel, work_dim, global_work_offset,
+                                              global_work_size, local_work_size,
+                                              num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueNativeKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueNativeKernel(opencl_clEnqueueNativeKernel_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  cl_command_queue command_queue,
+                                                  void (*user_func)(void *), void *args,
+                                                  size_t cb_args, cl_uint num_mem_objects,
+                                                  const cl_mem *mem_list, const void **args_mem_loc,
+                                                  cl_uint num_events_in_wait_list,
+                                                  const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueNativeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNativeKernel", (void **)&opencl_real.clEnqueueNativeKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                        args_mem_loc, num_events_in_wait_list, event_wait_list, event);
   }
@@ -6695,19 +8338,42 @@ cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(v
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueMarkerWithWaitList: CL/cl.h */
-cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list,
-                                   const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMarkerWithWaitList_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueMarkerWithWaitList, __ATOMIC_ACQUIRE);
+/* clEnqueueNativeKernel: CL/cl.h */
+cl_int clEnqueueNativeKernel(cl_command_queue command_queue, void (*user_func)(void *), void *args,
+                             size_t cb_args, cl_uint num_mem_objects, const cl_mem *mem_list,
+                             const void **args_mem_loc, cl_uint num_events_in_wait_list,
+                             const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueNativeKernel_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueNativeKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
+                       args_mem_loc, num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueNativeKernel(tracer_real, __builtin_return_address(0),
+                                             command_queue, user_func, args, cb_args,
+                                             num_mem_objects, mem_list, args_mem_loc,
+                                             num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueMarkerWithWaitList, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWithWaitList_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        cl_command_queue command_queue,
+                                                        cl_uint num_events_in_wait_list,
+                                                        const cl_event *event_wait_list,
+                                                        cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMarkerWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarkerWithWaitList", (void **)&opencl_real.clEnqueueMarkerWithWaitList);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
@@ -6763,19 +8429,38 @@ cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_e
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueBarrierWithWaitList: CL/cl.h */
-cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list,
-                                    const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueBarrierWithWaitList_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueBarrierWithWaitList, __ATOMIC_ACQUIRE);
+/* clEnqueueMarkerWithWaitList: CL/cl.h */
+cl_int clEnqueueMarkerWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list,
+                                   const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMarkerWithWaitList_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMarkerWithWaitList, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueMarkerWithWaitList(tracer_real, __builtin_return_address(0),
+                                                   command_queue, num_events_in_wait_list,
+                                                   event_wait_list, event);
+}
+
+/* clEnqueueBarrierWithWaitList, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueBarrierWithWaitList(opencl_clEnqueueBarrierWithWaitList_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cl_command_queue command_queue,
+                                                         cl_uint num_events_in_wait_list,
+                                                         const cl_event *event_wait_list,
+                                                         cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueBarrierWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrierWithWaitList", (void **)&opencl_real.clEnqueueBarrierWithWaitList);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
@@ -6831,22 +8516,39 @@ cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueSVMFree: CL/cl.h */
-cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers,
-                        void *svm_pointers[],
-                        void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
-                        void *user_data, cl_uint num_events_in_wait_list,
-                        const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMFree_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSVMFree, __ATOMIC_ACQUIRE);
+/* clEnqueueBarrierWithWaitList: CL/cl.h */
+cl_int clEnqueueBarrierWithWaitList(cl_command_queue command_queue, cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueBarrierWithWaitList_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueBarrierWithWaitList, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueBarrierWithWaitList(tracer_real, __builtin_return_address(0),
+                                                    command_queue, num_events_in_wait_list,
+                                                    event_wait_list, event);
+}
+
+/* clEnqueueSVMFree, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSVMFree(opencl_clEnqueueSVMFree_fn *tracer_real,
+                                             const void *tracer_caller,
+                                             cl_command_queue command_queue,
+                                             cl_uint num_svm_pointers, void *svm_pointers[],
+                                             void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
+                                             void *user_data, cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFree", (void **)&opencl_real.clEnqueueSVMFree);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6914,20 +8616,43 @@ cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueSVMMemcpy: CL/cl.h */
-cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
-                          const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
-                          const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMemcpy_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSVMMemcpy, __ATOMIC_ACQUIRE);
+/* clEnqueueSVMFree: CL/cl.h */
+cl_int clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers,
+                        void *svm_pointers[],
+                        void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
+                        void *user_data, cl_uint num_events_in_wait_list,
+                        const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMFree_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMFree, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSVMFree(tracer_real, __builtin_return_address(0), command_queue,
+                                        num_svm_pointers, svm_pointers, pfn_free_func, user_data,
+                                        num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMMemcpy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               cl_command_queue command_queue,
+                                               cl_bool blocking_copy, void *dst_ptr,
+                                               const void *src_ptr, size_t size,
+                                               cl_uint num_events_in_wait_list,
+                                               const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemcpy_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpy", (void **)&opencl_real.clEnqueueSVMMemcpy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6986,20 +8711,40 @@ cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueSVMMemFill: CL/cl.h */
-cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *pattern,
-                           size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
-                           const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMemFill_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSVMMemFill, __ATOMIC_ACQUIRE);
+/* clEnqueueSVMMemcpy: CL/cl.h */
+cl_int clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
+                          const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMemcpy_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMemcpy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSVMMemcpy(tracer_real, __builtin_return_address(0), command_queue,
+                                          blocking_copy, dst_ptr, src_ptr, size,
+                                          num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMMemFill, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                cl_command_queue command_queue, void *svm_ptr,
+                                                const void *pattern, size_t pattern_size,
+                                                size_t size, cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemFill_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFill", (void **)&opencl_real.clEnqueueSVMMemFill);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -7058,20 +8803,40 @@ cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const 
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueSVMMap: CL/cl.h */
-cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags,
-                       void *svm_ptr, size_t size, cl_uint num_events_in_wait_list,
-                       const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMap_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSVMMap, __ATOMIC_ACQUIRE);
+/* clEnqueueSVMMemFill: CL/cl.h */
+cl_int clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr, const void *pattern,
+                           size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMemFill_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMemFill, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSVMMemFill(tracer_real, __builtin_return_address(0), command_queue,
+                                           svm_ptr, pattern, pattern_size, size,
+                                           num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMMap, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_real,
+                                            const void *tracer_caller,
+                                            cl_command_queue command_queue, cl_bool blocking_map,
+                                            cl_map_flags flags, void *svm_ptr, size_t size,
+                                            cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMap", (void **)&opencl_real.clEnqueueSVMMap);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -7138,20 +8903,39 @@ cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueSVMUnmap: CL/cl.h */
-cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
-                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                         cl_event *event) {
-  opencl_clEnqueueSVMUnmap_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSVMUnmap, __ATOMIC_ACQUIRE);
+/* clEnqueueSVMMap: CL/cl.h */
+cl_int clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags,
+                       void *svm_ptr, size_t size, cl_uint num_events_in_wait_list,
+                       const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMap_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMap, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSVMMap(tracer_real, __builtin_return_address(0), command_queue,
+                                       blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
+                                       event_wait_list, event);
+}
+
+/* clEnqueueSVMUnmap, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              cl_command_queue command_queue, void *svm_ptr,
+                                              cl_uint num_events_in_wait_list,
+                                              const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMUnmap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmap", (void **)&opencl_real.clEnqueueSVMUnmap);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
@@ -7210,21 +8994,40 @@ cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueSVMMigrateMem: CL/cl.h */
-cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
-                              const void **svm_pointers, const size_t *sizes,
-                              cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
-                              const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMigrateMem_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSVMMigrateMem, __ATOMIC_ACQUIRE);
+/* clEnqueueSVMUnmap: CL/cl.h */
+cl_int clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
+                         cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                         cl_event *event) {
+  opencl_clEnqueueSVMUnmap_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMUnmap, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSVMUnmap(tracer_real, __builtin_return_address(0), command_queue,
+                                         svm_ptr, num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMMigrateMem, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSVMMigrateMem(opencl_clEnqueueSVMMigrateMem_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   cl_command_queue command_queue,
+                                                   cl_uint num_svm_pointers,
+                                                   const void **svm_pointers, const size_t *sizes,
+                                                   cl_mem_migration_flags flags,
+                                                   cl_uint num_events_in_wait_list,
+                                                   const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMigrateMem_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMigrateMem", (void **)&opencl_real.clEnqueueSVMMigrateMem);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7292,18 +9095,40 @@ cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_po
   return tracer_args.tracer_result;
 }
 
-/* clGetExtensionFunctionAddressForPlatform: CL/cl.h */
-void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *func_name) {
-  opencl_clGetExtensionFunctionAddressForPlatform_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetExtensionFunctionAddressForPlatform, __ATOMIC_ACQUIRE);
+/* clEnqueueSVMMigrateMem: CL/cl.h */
+cl_int clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
+                              const void **svm_pointers, const size_t *sizes,
+                              cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
+                              const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMigrateMem_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMigrateMem, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSVMMigrateMem(tracer_real, __builtin_return_address(0),
+                                              command_queue, num_svm_pointers, svm_pointers, sizes,
+                                              flags, num_events_in_wait_list, event_wait_list,
+                                              event);
+}
+
+/* clGetExtensionFunctionAddressForPlatform, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void *opencl_traced_clGetExtensionFunctionAddressForPlatform(opencl_clGetExtensionFunctionAddressForPlatform_fn *tracer_real,
+                                                                    const void *tracer_caller,
+                                                                    cl_platform_id platform,
+                                                                    const char *func_name) {
   if (!tracer_real)
     tracer_real = (opencl_clGetExtensionFunctionAddressForPlatform_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddressForPlatform", (void **)&opencl_real.clGetExtensionFunctionAddressForPlatform);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform, func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
@@ -7353,20 +9178,37 @@ void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const ch
   return tracer_args.tracer_result;
 }
 
-/* clSetCommandQueueProperty: CL/cl.h */
-cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
-                                 cl_command_queue_properties properties, cl_bool enable,
-                                 cl_command_queue_properties *old_properties) {
-  opencl_clSetCommandQueueProperty_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetCommandQueueProperty, __ATOMIC_ACQUIRE);
+/* clGetExtensionFunctionAddressForPlatform: CL/cl.h */
+void *clGetExtensionFunctionAddressForPlatform(cl_platform_id platform, const char *func_name) {
+  opencl_clGetExtensionFunctionAddressForPlatform_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetExtensionFunctionAddressForPlatform, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(platform, func_name);
+  }
+  return opencl_traced_clGetExtensionFunctionAddressForPlatform(tracer_real,
+                                                                __builtin_return_address(0),
+                                                                platform, func_name);
+}
+
+/* clSetCommandQueueProperty, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueueProperty_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cl_command_queue command_queue,
+                                                      cl_command_queue_properties properties,
+                                                      cl_bool enable,
+                                                      cl_command_queue_properties *old_properties) {
   if (!tracer_real)
     tracer_real = (opencl_clSetCommandQueueProperty_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetCommandQueueProperty", (void **)&opencl_real.clSetCommandQueueProperty);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, properties, enable, old_properties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
@@ -7421,20 +9263,38 @@ cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
   return tracer_args.tracer_result;
 }
 
-/* clCreateImage2D: CL/cl.h */
-cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
-                       size_t image_width, size_t image_height, size_t image_row_pitch,
-                       void *host_ptr, cl_int *errcode_ret) {
-  opencl_clCreateImage2D_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateImage2D, __ATOMIC_ACQUIRE);
+/* clSetCommandQueueProperty: CL/cl.h */
+cl_int clSetCommandQueueProperty(cl_command_queue command_queue,
+                                 cl_command_queue_properties properties, cl_bool enable,
+                                 cl_command_queue_properties *old_properties) {
+  opencl_clSetCommandQueueProperty_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetCommandQueueProperty, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, properties, enable, old_properties);
+  }
+  return opencl_traced_clSetCommandQueueProperty(tracer_real, __builtin_return_address(0),
+                                                 command_queue, properties, enable, old_properties);
+}
+
+/* clCreateImage2D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_mem opencl_traced_clCreateImage2D(opencl_clCreateImage2D_fn *tracer_real,
+                                            const void *tracer_caller, cl_context context,
+                                            cl_mem_flags flags, const cl_image_format *image_format,
+                                            size_t image_width, size_t image_height,
+                                            size_t image_row_pitch, void *host_ptr,
+                                            cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage2D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage2D", (void **)&opencl_real.clCreateImage2D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_row_pitch,
                        host_ptr, errcode_ret);
   }
@@ -7486,21 +9346,41 @@ cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_fo
   return tracer_args.tracer_result;
 }
 
-/* clCreateImage3D: CL/cl.h */
-cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
-                       size_t image_width, size_t image_height, size_t image_depth,
-                       size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr,
-                       cl_int *errcode_ret) {
-  opencl_clCreateImage3D_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateImage3D, __ATOMIC_ACQUIRE);
+/* clCreateImage2D: CL/cl.h */
+cl_mem clCreateImage2D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
+                       size_t image_width, size_t image_height, size_t image_row_pitch,
+                       void *host_ptr, cl_int *errcode_ret) {
+  opencl_clCreateImage2D_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateImage2D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, flags, image_format, image_width, image_height, image_row_pitch,
+                       host_ptr, errcode_ret);
+  }
+  return opencl_traced_clCreateImage2D(tracer_real, __builtin_return_address(0), context, flags,
+                                       image_format, image_width, image_height, image_row_pitch,
+                                       host_ptr, errcode_ret);
+}
+
+/* clCreateImage3D, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_mem opencl_traced_clCreateImage3D(opencl_clCreateImage3D_fn *tracer_real,
+                                            const void *tracer_caller, cl_context context,
+                                            cl_mem_flags flags, const cl_image_format *image_format,
+                                            size_t image_width, size_t image_height,
+                                            size_t image_depth, size_t image_row_pitch,
+                                            size_t image_slice_pitch, void *host_ptr,
+                                            cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateImage3D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage3D", (void **)&opencl_real.clCreateImage3D);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_depth,
                        image_row_pitch, image_slice_pitch, host_ptr, errcode_ret);
   }
@@ -7558,18 +9438,38 @@ cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_fo
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueMarker: CL/cl.h */
-cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
-  opencl_clEnqueueMarker_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueMarker, __ATOMIC_ACQUIRE);
+/* clCreateImage3D: CL/cl.h */
+cl_mem clCreateImage3D(cl_context context, cl_mem_flags flags, const cl_image_format *image_format,
+                       size_t image_width, size_t image_height, size_t image_depth,
+                       size_t image_row_pitch, size_t image_slice_pitch, void *host_ptr,
+                       cl_int *errcode_ret) {
+  opencl_clCreateImage3D_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateImage3D, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, flags, image_format, image_width, image_height, image_depth,
+                       image_row_pitch, image_slice_pitch, host_ptr, errcode_ret);
+  }
+  return opencl_traced_clCreateImage3D(tracer_real, __builtin_return_address(0), context, flags,
+                                       image_format, image_width, image_height, image_depth,
+                                       image_row_pitch, image_slice_pitch, host_ptr, errcode_ret);
+}
+
+/* clEnqueueMarker, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real,
+                                            const void *tracer_caller,
+                                            cl_command_queue command_queue, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMarker_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarker", (void **)&opencl_real.clEnqueueMarker);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
@@ -7619,19 +9519,34 @@ cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueWaitForEvents: CL/cl.h */
-cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
-                              const cl_event *event_list) {
-  opencl_clEnqueueWaitForEvents_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueWaitForEvents, __ATOMIC_ACQUIRE);
+/* clEnqueueMarker: CL/cl.h */
+cl_int clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
+  opencl_clEnqueueMarker_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMarker, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, event);
+  }
+  return opencl_traced_clEnqueueMarker(tracer_real, __builtin_return_address(0), command_queue,
+                                       event);
+}
+
+/* clEnqueueWaitForEvents, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   cl_command_queue command_queue,
+                                                   cl_uint num_events, const cl_event *event_list) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitForEvents", (void **)&opencl_real.clEnqueueWaitForEvents);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events, event_list);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
@@ -7683,18 +9598,34 @@ cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueBarrier: CL/cl.h */
-cl_int clEnqueueBarrier(cl_command_queue command_queue) {
-  opencl_clEnqueueBarrier_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueBarrier, __ATOMIC_ACQUIRE);
+/* clEnqueueWaitForEvents: CL/cl.h */
+cl_int clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
+                              const cl_event *event_list) {
+  opencl_clEnqueueWaitForEvents_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueWaitForEvents, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_events, event_list);
+  }
+  return opencl_traced_clEnqueueWaitForEvents(tracer_real, __builtin_return_address(0),
+                                              command_queue, num_events, event_list);
+}
+
+/* clEnqueueBarrier, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_real,
+                                             const void *tracer_caller,
+                                             cl_command_queue command_queue) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueBarrier_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrier", (void **)&opencl_real.clEnqueueBarrier);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
@@ -7741,18 +9672,31 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
   return tracer_args.tracer_result;
 }
 
-/* clUnloadCompiler: CL/cl.h */
-cl_int clUnloadCompiler(void) {
-  opencl_clUnloadCompiler_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clUnloadCompiler, __ATOMIC_ACQUIRE);
+/* clEnqueueBarrier: CL/cl.h */
+cl_int clEnqueueBarrier(cl_command_queue command_queue) {
+  opencl_clEnqueueBarrier_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueBarrier, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue);
+  }
+  return opencl_traced_clEnqueueBarrier(tracer_real, __builtin_return_address(0), command_queue);
+}
+
+/* clUnloadCompiler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_real,
+                                             const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (opencl_clUnloadCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadCompiler", (void **)&opencl_real.clUnloadCompiler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
@@ -7797,18 +9741,32 @@ cl_int clUnloadCompiler(void) {
   return tracer_args.tracer_result;
 }
 
-/* clGetExtensionFunctionAddress: CL/cl.h */
-void *clGetExtensionFunctionAddress(const char *func_name) {
-  opencl_clGetExtensionFunctionAddress_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetExtensionFunctionAddress, __ATOMIC_ACQUIRE);
+/* clUnloadCompiler: CL/cl.h */
+cl_int clUnloadCompiler(void) {
+  opencl_clUnloadCompiler_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clUnloadCompiler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real();
+  }
+  return opencl_traced_clUnloadCompiler(tracer_real, __builtin_return_address(0));
+}
+
+/* clGetExtensionFunctionAddress, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void *opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         const char *func_name) {
   if (!tracer_real)
     tracer_real = (opencl_clGetExtensionFunctionAddress_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddress", (void **)&opencl_real.clGetExtensionFunctionAddress);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
@@ -7856,19 +9814,35 @@ void *clGetExtensionFunctionAddress(const char *func_name) {
   return tracer_args.tracer_result;
 }
 
-/* clCreateCommandQueue: CL/cl.h */
-cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
-                                      cl_command_queue_properties properties, cl_int *errcode_ret) {
-  opencl_clCreateCommandQueue_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateCommandQueue, __ATOMIC_ACQUIRE);
+/* clGetExtensionFunctionAddress: CL/cl.h */
+void *clGetExtensionFunctionAddress(const char *func_name) {
+  opencl_clGetExtensionFunctionAddress_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetExtensionFunctionAddress, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(func_name);
+  }
+  return opencl_traced_clGetExtensionFunctionAddress(tracer_real, __builtin_return_address(0),
+                                                     func_name);
+}
+
+/* clCreateCommandQueue, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_command_queue opencl_traced_clCreateCommandQueue(opencl_clCreateCommandQueue_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           cl_context context, cl_device_id device,
+                                                           cl_command_queue_properties properties,
+                                                           cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueue", (void **)&opencl_real.clCreateCommandQueue);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -7910,20 +9884,36 @@ cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
   return tracer_args.tracer_result;
 }
 
-/* clCreateSampler: CL/cl.h */
-cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
-                           cl_addressing_mode addressing_mode, cl_filter_mode filter_mode,
-                           cl_int *errcode_ret) {
-  opencl_clCreateSampler_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateSampler, __ATOMIC_ACQUIRE);
+/* clCreateCommandQueue: CL/cl.h */
+cl_command_queue clCreateCommandQueue(cl_context context, cl_device_id device,
+                                      cl_command_queue_properties properties, cl_int *errcode_ret) {
+  opencl_clCreateCommandQueue_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateCommandQueue, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, device, properties, errcode_ret);
+  }
+  return opencl_traced_clCreateCommandQueue(tracer_real, __builtin_return_address(0), context,
+                                            device, properties, errcode_ret);
+}
+
+/* clCreateSampler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_sampler opencl_traced_clCreateSampler(opencl_clCreateSampler_fn *tracer_real,
+                                                const void *tracer_caller, cl_context context,
+                                                cl_bool normalized_coords,
+                                                cl_addressing_mode addressing_mode,
+                                                cl_filter_mode filter_mode, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSampler", (void **)&opencl_real.clCreateSampler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, normalized_coords, addressing_mode, filter_mode, errcode_ret);
   }
   opencl_depth++;
@@ -7967,20 +9957,37 @@ cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueTask: CL/cl.h */
-cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
-                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                     cl_event *event) {
-  opencl_clEnqueueTask_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueTask, __ATOMIC_ACQUIRE);
+/* clCreateSampler: CL/cl.h */
+cl_sampler clCreateSampler(cl_context context, cl_bool normalized_coords,
+                           cl_addressing_mode addressing_mode, cl_filter_mode filter_mode,
+                           cl_int *errcode_ret) {
+  opencl_clCreateSampler_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSampler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, normalized_coords, addressing_mode, filter_mode, errcode_ret);
+  }
+  return opencl_traced_clCreateSampler(tracer_real, __builtin_return_address(0), context,
+                                       normalized_coords, addressing_mode, filter_mode,
+                                       errcode_ret);
+}
+
+/* clEnqueueTask, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real,
+                                          const void *tracer_caller, cl_command_queue command_queue,
+                                          cl_kernel kernel, cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueTask_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueTask", (void **)&opencl_real.clEnqueueTask);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
@@ -8031,20 +10038,38 @@ cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
   return tracer_args.tracer_result;
 }
 
-/* clCreateCommandBufferKHR: CL/cl_ext.h */
-cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue *queues,
-                                               const cl_command_buffer_properties_khr *properties,
-                                               cl_int *errcode_ret) {
-  opencl_clCreateCommandBufferKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateCommandBufferKHR, __ATOMIC_ACQUIRE);
+/* clEnqueueTask: CL/cl.h */
+cl_int clEnqueueTask(cl_command_queue command_queue, cl_kernel kernel,
+                     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                     cl_event *event) {
+  opencl_clEnqueueTask_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueTask, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, kernel, num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueTask(tracer_real, __builtin_return_address(0), command_queue,
+                                     kernel, num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clCreateCommandBufferKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_command_buffer_khr opencl_traced_clCreateCommandBufferKHR(opencl_clCreateCommandBufferKHR_fn *tracer_real,
+                                                                    const void *tracer_caller,
+                                                                    cl_uint num_queues,
+                                                                    const cl_command_queue *queues,
+                                                                    const cl_command_buffer_properties_khr *properties,
+                                                                    cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandBufferKHR", (void **)&opencl_real.clCreateCommandBufferKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_queues, queues, properties, errcode_ret);
   }
   opencl_depth++;
@@ -8085,18 +10110,35 @@ cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_comm
   return tracer_args.tracer_result;
 }
 
-/* clFinalizeCommandBufferKHR: CL/cl_ext.h */
-cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
-  opencl_clFinalizeCommandBufferKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clFinalizeCommandBufferKHR, __ATOMIC_ACQUIRE);
+/* clCreateCommandBufferKHR: CL/cl_ext.h */
+cl_command_buffer_khr clCreateCommandBufferKHR(cl_uint num_queues, const cl_command_queue *queues,
+                                               const cl_command_buffer_properties_khr *properties,
+                                               cl_int *errcode_ret) {
+  opencl_clCreateCommandBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateCommandBufferKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(num_queues, queues, properties, errcode_ret);
+  }
+  return opencl_traced_clCreateCommandBufferKHR(tracer_real, __builtin_return_address(0),
+                                                num_queues, queues, properties, errcode_ret);
+}
+
+/* clFinalizeCommandBufferKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clFinalizeCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinalizeCommandBufferKHR", (void **)&opencl_real.clFinalizeCommandBufferKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
@@ -8143,18 +10185,33 @@ cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   return tracer_args.tracer_result;
 }
 
-/* clRetainCommandBufferKHR: CL/cl_ext.h */
-cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
-  opencl_clRetainCommandBufferKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainCommandBufferKHR, __ATOMIC_ACQUIRE);
+/* clFinalizeCommandBufferKHR: CL/cl_ext.h */
+cl_int clFinalizeCommandBufferKHR(cl_command_buffer_khr command_buffer) {
+  opencl_clFinalizeCommandBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clFinalizeCommandBufferKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer);
+  }
+  return opencl_traced_clFinalizeCommandBufferKHR(tracer_real, __builtin_return_address(0),
+                                                  command_buffer);
+}
+
+/* clRetainCommandBufferKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandBufferKHR", (void **)&opencl_real.clRetainCommandBufferKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
@@ -8201,18 +10258,33 @@ cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   return tracer_args.tracer_result;
 }
 
-/* clReleaseCommandBufferKHR: CL/cl_ext.h */
-cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
-  opencl_clReleaseCommandBufferKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseCommandBufferKHR, __ATOMIC_ACQUIRE);
+/* clRetainCommandBufferKHR: CL/cl_ext.h */
+cl_int clRetainCommandBufferKHR(cl_command_buffer_khr command_buffer) {
+  opencl_clRetainCommandBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainCommandBufferKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer);
+  }
+  return opencl_traced_clRetainCommandBufferKHR(tracer_real, __builtin_return_address(0),
+                                                command_buffer);
+}
+
+/* clReleaseCommandBufferKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cl_command_buffer_khr command_buffer) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandBufferKHR", (void **)&opencl_real.clReleaseCommandBufferKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
@@ -8259,21 +10331,37 @@ cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueCommandBufferKHR: CL/cl_ext.h */
-cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
-                                 cl_command_buffer_khr command_buffer,
-                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                 cl_event *event) {
-  opencl_clEnqueueCommandBufferKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueCommandBufferKHR, __ATOMIC_ACQUIRE);
+/* clReleaseCommandBufferKHR: CL/cl_ext.h */
+cl_int clReleaseCommandBufferKHR(cl_command_buffer_khr command_buffer) {
+  opencl_clReleaseCommandBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseCommandBufferKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer);
+  }
+  return opencl_traced_clReleaseCommandBufferKHR(tracer_real, __builtin_return_address(0),
+                                                 command_buffer);
+}
+
+/* clEnqueueCommandBufferKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueCommandBufferKHR(opencl_clEnqueueCommandBufferKHR_fn *tracer_real,
+                                                      const void *tracer_caller, cl_uint num_queues,
+                                                      cl_command_queue *queues,
+                                                      cl_command_buffer_khr command_buffer,
+                                                      cl_uint num_events_in_wait_list,
+                                                      const cl_event *event_wait_list,
+                                                      cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCommandBufferKHR", (void **)&opencl_real.clEnqueueCommandBufferKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -8337,23 +10425,43 @@ cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
   return tracer_args.tracer_result;
 }
 
-/* clCommandBarrierWithWaitListKHR: CL/cl_ext.h */
-cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
-                                       cl_command_queue command_queue,
-                                       cl_uint num_sync_points_in_wait_list,
-                                       const cl_sync_point_khr *sync_point_wait_list,
-                                       cl_sync_point_khr *sync_point,
-                                       cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandBarrierWithWaitListKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCommandBarrierWithWaitListKHR, __ATOMIC_ACQUIRE);
+/* clEnqueueCommandBufferKHR: CL/cl_ext.h */
+cl_int clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queue *queues,
+                                 cl_command_buffer_khr command_buffer,
+                                 cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                 cl_event *event) {
+  opencl_clEnqueueCommandBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueCommandBufferKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
+                       event);
+  }
+  return opencl_traced_clEnqueueCommandBufferKHR(tracer_real, __builtin_return_address(0),
+                                                 num_queues, queues, command_buffer,
+                                                 num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clCommandBarrierWithWaitListKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCommandBarrierWithWaitListKHR(opencl_clCommandBarrierWithWaitListKHR_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            cl_command_buffer_khr command_buffer,
+                                                            cl_command_queue command_queue,
+                                                            cl_uint num_sync_points_in_wait_list,
+                                                            const cl_sync_point_khr *sync_point_wait_list,
+                                                            cl_sync_point_khr *sync_point,
+                                                            cl_mutable_command_khr *mutable_handle) {
   if (!tracer_real)
     tracer_real = (opencl_clCommandBarrierWithWaitListKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandBarrierWithWaitListKHR", (void **)&opencl_real.clCommandBarrierWithWaitListKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle);
   }
@@ -8417,22 +10525,50 @@ cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
   return tracer_args.tracer_result;
 }
 
-/* clCommandCopyBufferKHR: CL/cl_ext.h */
-cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-                              cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset,
-                              size_t dst_offset, size_t size, cl_uint num_sync_points_in_wait_list,
-                              const cl_sync_point_khr *sync_point_wait_list,
-                              cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandCopyBufferKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCommandCopyBufferKHR, __ATOMIC_ACQUIRE);
+/* clCommandBarrierWithWaitListKHR: CL/cl_ext.h */
+cl_int clCommandBarrierWithWaitListKHR(cl_command_buffer_khr command_buffer,
+                                       cl_command_queue command_queue,
+                                       cl_uint num_sync_points_in_wait_list,
+                                       const cl_sync_point_khr *sync_point_wait_list,
+                                       cl_sync_point_khr *sync_point,
+                                       cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandBarrierWithWaitListKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandBarrierWithWaitListKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
+                       sync_point_wait_list, sync_point, mutable_handle);
+  }
+  return opencl_traced_clCommandBarrierWithWaitListKHR(tracer_real, __builtin_return_address(0),
+                                                       command_buffer, command_queue,
+                                                       num_sync_points_in_wait_list,
+                                                       sync_point_wait_list, sync_point,
+                                                       mutable_handle);
+}
+
+/* clCommandCopyBufferKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCommandCopyBufferKHR(opencl_clCommandCopyBufferKHR_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   cl_command_buffer_khr command_buffer,
+                                                   cl_command_queue command_queue,
+                                                   cl_mem src_buffer, cl_mem dst_buffer,
+                                                   size_t src_offset, size_t dst_offset,
+                                                   size_t size,
+                                                   cl_uint num_sync_points_in_wait_list,
+                                                   const cl_sync_point_khr *sync_point_wait_list,
+                                                   cl_sync_point_khr *sync_point,
+                                                   cl_mutable_command_khr *mutable_handle) {
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferKHR", (void **)&opencl_real.clCommandCopyBufferKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
                        dst_offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
                        sync_point, mutable_handle);
@@ -8511,27 +10647,53 @@ cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   return tracer_args.tracer_result;
 }
 
-/* clCommandCopyBufferRectKHR: CL/cl_ext.h */
-cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
-                                  cl_command_queue command_queue, cl_mem src_buffer,
-                                  cl_mem dst_buffer, const size_t *src_origin,
-                                  const size_t *dst_origin, const size_t *region,
-                                  size_t src_row_pitch, size_t src_slice_pitch,
-                                  size_t dst_row_pitch, size_t dst_slice_pitch,
-                                  cl_uint num_sync_points_in_wait_list,
-                                  const cl_sync_point_khr *sync_point_wait_list,
-                                  cl_sync_point_khr *sync_point,
-                                  cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandCopyBufferRectKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCommandCopyBufferRectKHR, __ATOMIC_ACQUIRE);
+/* clCommandCopyBufferKHR: CL/cl_ext.h */
+cl_int clCommandCopyBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                              cl_mem src_buffer, cl_mem dst_buffer, size_t src_offset,
+                              size_t dst_offset, size_t size, cl_uint num_sync_points_in_wait_list,
+                              const cl_sync_point_khr *sync_point_wait_list,
+                              cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandCopyBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandCopyBufferKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
+                       dst_offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
+                       sync_point, mutable_handle);
+  }
+  return opencl_traced_clCommandCopyBufferKHR(tracer_real, __builtin_return_address(0),
+                                              command_buffer, command_queue, src_buffer, dst_buffer,
+                                              src_offset, dst_offset, size,
+                                              num_sync_points_in_wait_list, sync_point_wait_list,
+                                              sync_point, mutable_handle);
+}
+
+/* clCommandCopyBufferRectKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCommandCopyBufferRectKHR(opencl_clCommandCopyBufferRectKHR_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cl_command_buffer_khr command_buffer,
+                                                       cl_command_queue command_queue,
+                                                       cl_mem src_buffer, cl_mem dst_buffer,
+                                                       const size_t *src_origin,
+                                                       const size_t *dst_origin,
+                                                       const size_t *region, size_t src_row_pitch,
+                                                       size_t src_slice_pitch, size_t dst_row_pitch,
+                                                       size_t dst_slice_pitch,
+                                                       cl_uint num_sync_points_in_wait_list,
+                                                       const cl_sync_point_khr *sync_point_wait_list,
+                                                       cl_sync_point_khr *sync_point,
+                                                       cl_mutable_command_khr *mutable_handle) {
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferRectKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferRectKHR", (void **)&opencl_real.clCommandCopyBufferRectKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
                        dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
                        dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
@@ -8622,24 +10784,58 @@ cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
   return tracer_args.tracer_result;
 }
 
-/* clCommandCopyBufferToImageKHR: CL/cl_ext.h */
-cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
-                                     cl_command_queue command_queue, cl_mem src_buffer,
-                                     cl_mem dst_image, size_t src_offset, const size_t *dst_origin,
-                                     const size_t *region, cl_uint num_sync_points_in_wait_list,
-                                     const cl_sync_point_khr *sync_point_wait_list,
-                                     cl_sync_point_khr *sync_point,
-                                     cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandCopyBufferToImageKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCommandCopyBufferToImageKHR, __ATOMIC_ACQUIRE);
+/* clCommandCopyBufferRectKHR: CL/cl_ext.h */
+cl_int clCommandCopyBufferRectKHR(cl_command_buffer_khr command_buffer,
+                                  cl_command_queue command_queue, cl_mem src_buffer,
+                                  cl_mem dst_buffer, const size_t *src_origin,
+                                  const size_t *dst_origin, const size_t *region,
+                                  size_t src_row_pitch, size_t src_slice_pitch,
+                                  size_t dst_row_pitch, size_t dst_slice_pitch,
+                                  cl_uint num_sync_points_in_wait_list,
+                                  const cl_sync_point_khr *sync_point_wait_list,
+                                  cl_sync_point_khr *sync_point,
+                                  cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandCopyBufferRectKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandCopyBufferRectKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
+                       dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
+                       dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
+                       sync_point, mutable_handle);
+  }
+  return opencl_traced_clCommandCopyBufferRectKHR(tracer_real, __builtin_return_address(0),
+                                                  command_buffer, command_queue, src_buffer,
+                                                  dst_buffer, src_origin, dst_origin, region,
+                                                  src_row_pitch, src_slice_pitch, dst_row_pitch,
+                                                  dst_slice_pitch, num_sync_points_in_wait_list,
+                                                  sync_point_wait_list, sync_point, mutable_handle);
+}
+
+/* clCommandCopyBufferToImageKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCommandCopyBufferToImageKHR(opencl_clCommandCopyBufferToImageKHR_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cl_command_buffer_khr command_buffer,
+                                                          cl_command_queue command_queue,
+                                                          cl_mem src_buffer, cl_mem dst_image,
+                                                          size_t src_offset,
+                                                          const size_t *dst_origin,
+                                                          const size_t *region,
+                                                          cl_uint num_sync_points_in_wait_list,
+                                                          const cl_sync_point_khr *sync_point_wait_list,
+                                                          cl_sync_point_khr *sync_point,
+                                                          cl_mutable_command_khr *mutable_handle) {
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyBufferToImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferToImageKHR", (void **)&opencl_real.clCommandCopyBufferToImageKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -8718,23 +10914,52 @@ cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
   return tracer_args.tracer_result;
 }
 
-/* clCommandCopyImageKHR: CL/cl_ext.h */
-cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-                             cl_mem src_image, cl_mem dst_image, const size_t *src_origin,
-                             const size_t *dst_origin, const size_t *region,
-                             cl_uint num_sync_points_in_wait_list,
-                             const cl_sync_point_khr *sync_point_wait_list,
-                             cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandCopyImageKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCommandCopyImageKHR, __ATOMIC_ACQUIRE);
+/* clCommandCopyBufferToImageKHR: CL/cl_ext.h */
+cl_int clCommandCopyBufferToImageKHR(cl_command_buffer_khr command_buffer,
+                                     cl_command_queue command_queue, cl_mem src_buffer,
+                                     cl_mem dst_image, size_t src_offset, const size_t *dst_origin,
+                                     const size_t *region, cl_uint num_sync_points_in_wait_list,
+                                     const cl_sync_point_khr *sync_point_wait_list,
+                                     cl_sync_point_khr *sync_point,
+                                     cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandCopyBufferToImageKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandCopyBufferToImageKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset, dst_origin,
+                       region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
+  }
+  return opencl_traced_clCommandCopyBufferToImageKHR(tracer_real, __builtin_return_address(0),
+                                                     command_buffer, command_queue, src_buffer,
+                                                     dst_image, src_offset, dst_origin, region,
+                                                     num_sync_points_in_wait_list,
+                                                     sync_point_wait_list, sync_point,
+                                                     mutable_handle);
+}
+
+/* clCommandCopyImageKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCommandCopyImageKHR(opencl_clCommandCopyImageKHR_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  cl_command_buffer_khr command_buffer,
+                                                  cl_command_queue command_queue, cl_mem src_image,
+                                                  cl_mem dst_image, const size_t *src_origin,
+                                                  const size_t *dst_origin, const size_t *region,
+                                                  cl_uint num_sync_points_in_wait_list,
+                                                  const cl_sync_point_khr *sync_point_wait_list,
+                                                  cl_sync_point_khr *sync_point,
+                                                  cl_mutable_command_khr *mutable_handle) {
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageKHR", (void **)&opencl_real.clCommandCopyImageKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -8813,25 +11038,51 @@ cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   return tracer_args.tracer_result;
 }
 
-/* clCommandCopyImageToBufferKHR: CL/cl_ext.h */
-cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
-                                     cl_command_queue command_queue, cl_mem src_image,
-                                     cl_mem dst_buffer, const size_t *src_origin,
-                                     const size_t *region, size_t dst_offset,
-                                     cl_uint num_sync_points_in_wait_list,
-                                     const cl_sync_point_khr *sync_point_wait_list,
-                                     cl_sync_point_khr *sync_point,
-                                     cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandCopyImageToBufferKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCommandCopyImageToBufferKHR, __ATOMIC_ACQUIRE);
+/* clCommandCopyImageKHR: CL/cl_ext.h */
+cl_int clCommandCopyImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                             cl_mem src_image, cl_mem dst_image, const size_t *src_origin,
+                             const size_t *dst_origin, const size_t *region,
+                             cl_uint num_sync_points_in_wait_list,
+                             const cl_sync_point_khr *sync_point_wait_list,
+                             cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandCopyImageKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandCopyImageKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin, dst_origin,
+                       region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
+  }
+  return opencl_traced_clCommandCopyImageKHR(tracer_real, __builtin_return_address(0),
+                                             command_buffer, command_queue, src_image, dst_image,
+                                             src_origin, dst_origin, region,
+                                             num_sync_points_in_wait_list, sync_point_wait_list,
+                                             sync_point, mutable_handle);
+}
+
+/* clCommandCopyImageToBufferKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCommandCopyImageToBufferKHR(opencl_clCommandCopyImageToBufferKHR_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cl_command_buffer_khr command_buffer,
+                                                          cl_command_queue command_queue,
+                                                          cl_mem src_image, cl_mem dst_buffer,
+                                                          const size_t *src_origin,
+                                                          const size_t *region, size_t dst_offset,
+                                                          cl_uint num_sync_points_in_wait_list,
+                                                          const cl_sync_point_khr *sync_point_wait_list,
+                                                          cl_sync_point_khr *sync_point,
+                                                          cl_mutable_command_khr *mutable_handle) {
   if (!tracer_real)
     tracer_real = (opencl_clCommandCopyImageToBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageToBufferKHR", (void **)&opencl_real.clCommandCopyImageToBufferKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin, region,
                        dst_offset, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -8910,22 +11161,53 @@ cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
   return tracer_args.tracer_result;
 }
 
-/* clCommandFillBufferKHR: CL/cl_ext.h */
-cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-                              cl_mem buffer, const void *pattern, size_t pattern_size,
-                              size_t offset, size_t size, cl_uint num_sync_points_in_wait_list,
-                              const cl_sync_point_khr *sync_point_wait_list,
-                              cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandFillBufferKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCommandFillBufferKHR, __ATOMIC_ACQUIRE);
+/* clCommandCopyImageToBufferKHR: CL/cl_ext.h */
+cl_int clCommandCopyImageToBufferKHR(cl_command_buffer_khr command_buffer,
+                                     cl_command_queue command_queue, cl_mem src_image,
+                                     cl_mem dst_buffer, const size_t *src_origin,
+                                     const size_t *region, size_t dst_offset,
+                                     cl_uint num_sync_points_in_wait_list,
+                                     const cl_sync_point_khr *sync_point_wait_list,
+                                     cl_sync_point_khr *sync_point,
+                                     cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandCopyImageToBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandCopyImageToBufferKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin, region,
+                       dst_offset, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
+  }
+  return opencl_traced_clCommandCopyImageToBufferKHR(tracer_real, __builtin_return_address(0),
+                                                     command_buffer, command_queue, src_image,
+                                                     dst_buffer, src_origin, region, dst_offset,
+                                                     num_sync_points_in_wait_list,
+                                                     sync_point_wait_list, sync_point,
+                                                     mutable_handle);
+}
+
+/* clCommandFillBufferKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCommandFillBufferKHR(opencl_clCommandFillBufferKHR_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   cl_command_buffer_khr command_buffer,
+                                                   cl_command_queue command_queue, cl_mem buffer,
+                                                   const void *pattern, size_t pattern_size,
+                                                   size_t offset, size_t size,
+                                                   cl_uint num_sync_points_in_wait_list,
+                                                   const cl_sync_point_khr *sync_point_wait_list,
+                                                   cl_sync_point_khr *sync_point,
+                                                   cl_mutable_command_khr *mutable_handle) {
   if (!tracer_real)
     tracer_real = (opencl_clCommandFillBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillBufferKHR", (void **)&opencl_real.clCommandFillBufferKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size, offset, size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -9004,22 +11286,49 @@ cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_q
   return tracer_args.tracer_result;
 }
 
-/* clCommandFillImageKHR: CL/cl_ext.h */
-cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-                             cl_mem image, const void *fill_color, const size_t *origin,
-                             const size_t *region, cl_uint num_sync_points_in_wait_list,
-                             const cl_sync_point_khr *sync_point_wait_list,
-                             cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandFillImageKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCommandFillImageKHR, __ATOMIC_ACQUIRE);
+/* clCommandFillBufferKHR: CL/cl_ext.h */
+cl_int clCommandFillBufferKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                              cl_mem buffer, const void *pattern, size_t pattern_size,
+                              size_t offset, size_t size, cl_uint num_sync_points_in_wait_list,
+                              const cl_sync_point_khr *sync_point_wait_list,
+                              cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandFillBufferKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandFillBufferKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size, offset, size,
+                       num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
+  }
+  return opencl_traced_clCommandFillBufferKHR(tracer_real, __builtin_return_address(0),
+                                              command_buffer, command_queue, buffer, pattern,
+                                              pattern_size, offset, size,
+                                              num_sync_points_in_wait_list, sync_point_wait_list,
+                                              sync_point, mutable_handle);
+}
+
+/* clCommandFillImageKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCommandFillImageKHR(opencl_clCommandFillImageKHR_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  cl_command_buffer_khr command_buffer,
+                                                  cl_command_queue command_queue, cl_mem image,
+                                                  const void *fill_color, const size_t *origin,
+                                                  const size_t *region,
+                                                  cl_uint num_sync_points_in_wait_list,
+                                                  const cl_sync_point_khr *sync_point_wait_list,
+                                                  cl_sync_point_khr *sync_point,
+                                                  cl_mutable_command_khr *mutable_handle) {
   if (!tracer_real)
     tracer_real = (opencl_clCommandFillImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillImageKHR", (void **)&opencl_real.clCommandFillImageKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -9095,27 +11404,51 @@ cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_qu
   return tracer_args.tracer_result;
 }
 
-/* clCommandNDRangeKernelKHR: CL/cl_ext.h */
-cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
-                                 cl_command_queue command_queue,
-                                 const cl_ndrange_kernel_command_properties_khr *properties,
-                                 cl_kernel kernel, cl_uint work_dim,
-                                 const size_t *global_work_offset, const size_t *global_work_size,
-                                 const size_t *local_work_size,
-                                 cl_uint num_sync_points_in_wait_list,
-                                 const cl_sync_point_khr *sync_point_wait_list,
-                                 cl_sync_point_khr *sync_point,
-                                 cl_mutable_command_khr *mutable_handle) {
-  opencl_clCommandNDRangeKernelKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCommandNDRangeKernelKHR, __ATOMIC_ACQUIRE);
+/* clCommandFillImageKHR: CL/cl_ext.h */
+cl_int clCommandFillImageKHR(cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+                             cl_mem image, const void *fill_color, const size_t *origin,
+                             const size_t *region, cl_uint num_sync_points_in_wait_list,
+                             const cl_sync_point_khr *sync_point_wait_list,
+                             cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandFillImageKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandFillImageKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
+                       num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
+  }
+  return opencl_traced_clCommandFillImageKHR(tracer_real, __builtin_return_address(0),
+                                             command_buffer, command_queue, image, fill_color,
+                                             origin, region, num_sync_points_in_wait_list,
+                                             sync_point_wait_list, sync_point, mutable_handle);
+}
+
+/* clCommandNDRangeKernelKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCommandNDRangeKernelKHR(opencl_clCommandNDRangeKernelKHR_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cl_command_buffer_khr command_buffer,
+                                                      cl_command_queue command_queue,
+                                                      const cl_ndrange_kernel_command_properties_khr *properties,
+                                                      cl_kernel kernel, cl_uint work_dim,
+                                                      const size_t *global_work_offset,
+                                                      const size_t *global_work_size,
+                                                      const size_t *local_work_size,
+                                                      cl_uint num_sync_points_in_wait_list,
+                                                      const cl_sync_point_khr *sync_point_wait_list,
+                                                      cl_sync_point_khr *sync_point,
+                                                      cl_mutable_command_khr *mutable_handle) {
   if (!tracer_real)
     tracer_real = (opencl_clCommandNDRangeKernelKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandNDRangeKernelKHR", (void **)&opencl_real.clCommandNDRangeKernelKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
                        global_work_offset, global_work_size, local_work_size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
@@ -9198,20 +11531,51 @@ cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
   return tracer_args.tracer_result;
 }
 
-/* clGetCommandBufferInfoKHR: CL/cl_ext.h */
-cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
-                                 cl_command_buffer_info_khr param_name, size_t param_value_size,
-                                 void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetCommandBufferInfoKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetCommandBufferInfoKHR, __ATOMIC_ACQUIRE);
+/* clCommandNDRangeKernelKHR: CL/cl_ext.h */
+cl_int clCommandNDRangeKernelKHR(cl_command_buffer_khr command_buffer,
+                                 cl_command_queue command_queue,
+                                 const cl_ndrange_kernel_command_properties_khr *properties,
+                                 cl_kernel kernel, cl_uint work_dim,
+                                 const size_t *global_work_offset, const size_t *global_work_size,
+                                 const size_t *local_work_size,
+                                 cl_uint num_sync_points_in_wait_list,
+                                 const cl_sync_point_khr *sync_point_wait_list,
+                                 cl_sync_point_khr *sync_point,
+                                 cl_mutable_command_khr *mutable_handle) {
+  opencl_clCommandNDRangeKernelKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCommandNDRangeKernelKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
+                       global_work_offset, global_work_size, local_work_size,
+                       num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
+                       mutable_handle);
+  }
+  return opencl_traced_clCommandNDRangeKernelKHR(tracer_real, __builtin_return_address(0),
+                                                 command_buffer, command_queue, properties, kernel,
+                                                 work_dim, global_work_offset, global_work_size,
+                                                 local_work_size, num_sync_points_in_wait_list,
+                                                 sync_point_wait_list, sync_point, mutable_handle);
+}
+
+/* clGetCommandBufferInfoKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetCommandBufferInfoKHR(opencl_clGetCommandBufferInfoKHR_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cl_command_buffer_khr command_buffer,
+                                                      cl_command_buffer_info_khr param_name,
+                                                      size_t param_value_size, void *param_value,
+                                                      size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetCommandBufferInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandBufferInfoKHR", (void **)&opencl_real.clGetCommandBufferInfoKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -9271,19 +11635,38 @@ cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
   return tracer_args.tracer_result;
 }
 
-/* clUpdateMutableCommandsKHR: CL/cl_ext.h */
-cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
-                                  const cl_mutable_base_config_khr *mutable_config) {
-  opencl_clUpdateMutableCommandsKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clUpdateMutableCommandsKHR, __ATOMIC_ACQUIRE);
+/* clGetCommandBufferInfoKHR: CL/cl_ext.h */
+cl_int clGetCommandBufferInfoKHR(cl_command_buffer_khr command_buffer,
+                                 cl_command_buffer_info_khr param_name, size_t param_value_size,
+                                 void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetCommandBufferInfoKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetCommandBufferInfoKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer, param_name, param_value_size, param_value,
+                       param_value_size_ret);
+  }
+  return opencl_traced_clGetCommandBufferInfoKHR(tracer_real, __builtin_return_address(0),
+                                                 command_buffer, param_name, param_value_size,
+                                                 param_value, param_value_size_ret);
+}
+
+/* clUpdateMutableCommandsKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clUpdateMutableCommandsKHR(opencl_clUpdateMutableCommandsKHR_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cl_command_buffer_khr command_buffer,
+                                                       const cl_mutable_base_config_khr *mutable_config) {
   if (!tracer_real)
     tracer_real = (opencl_clUpdateMutableCommandsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUpdateMutableCommandsKHR", (void **)&opencl_real.clUpdateMutableCommandsKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, mutable_config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
@@ -9332,20 +11715,37 @@ cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
   return tracer_args.tracer_result;
 }
 
-/* clGetMutableCommandInfoKHR: CL/cl_ext.h */
-cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
-                                  cl_mutable_command_info_khr param_name, size_t param_value_size,
-                                  void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetMutableCommandInfoKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetMutableCommandInfoKHR, __ATOMIC_ACQUIRE);
+/* clUpdateMutableCommandsKHR: CL/cl_ext.h */
+cl_int clUpdateMutableCommandsKHR(cl_command_buffer_khr command_buffer,
+                                  const cl_mutable_base_config_khr *mutable_config) {
+  opencl_clUpdateMutableCommandsKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clUpdateMutableCommandsKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_buffer, mutable_config);
+  }
+  return opencl_traced_clUpdateMutableCommandsKHR(tracer_real, __builtin_return_address(0),
+                                                  command_buffer, mutable_config);
+}
+
+/* clGetMutableCommandInfoKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetMutableCommandInfoKHR(opencl_clGetMutableCommandInfoKHR_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cl_mutable_command_khr command,
+                                                       cl_mutable_command_info_khr param_name,
+                                                       size_t param_value_size, void *param_value,
+                                                       size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetMutableCommandInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMutableCommandInfoKHR", (void **)&opencl_real.clGetMutableCommandInfoKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
@@ -9404,19 +11804,37 @@ cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
   return tracer_args.tracer_result;
 }
 
-/* clSetMemObjectDestructorAPPLE: CL/cl_ext.h */
-cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, void *),
-                                     void *user_data) {
-  opencl_clSetMemObjectDestructorAPPLE_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetMemObjectDestructorAPPLE, __ATOMIC_ACQUIRE);
+/* clGetMutableCommandInfoKHR: CL/cl_ext.h */
+cl_int clGetMutableCommandInfoKHR(cl_mutable_command_khr command,
+                                  cl_mutable_command_info_khr param_name, size_t param_value_size,
+                                  void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetMutableCommandInfoKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetMutableCommandInfoKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetMutableCommandInfoKHR(tracer_real, __builtin_return_address(0), command,
+                                                  param_name, param_value_size, param_value,
+                                                  param_value_size_ret);
+}
+
+/* clSetMemObjectDestructorAPPLE, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectDestructorAPPLE_fn *tracer_real,
+                                                          const void *tracer_caller, cl_mem memobj,
+                                                          void (*pfn_notify)(cl_mem, void *),
+                                                          void *user_data) {
   if (!tracer_real)
     tracer_real = (opencl_clSetMemObjectDestructorAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorAPPLE", (void **)&opencl_real.clSetMemObjectDestructorAPPLE);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
@@ -9468,19 +11886,36 @@ cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, v
   return tracer_args.tracer_result;
 }
 
-/* clLogMessagesToSystemLogAPPLE: CL/cl_ext.h */
-void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info, size_t cb,
-                                   void *user_data) {
-  opencl_clLogMessagesToSystemLogAPPLE_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clLogMessagesToSystemLogAPPLE, __ATOMIC_ACQUIRE);
+/* clSetMemObjectDestructorAPPLE: CL/cl_ext.h */
+cl_int clSetMemObjectDestructorAPPLE(cl_mem memobj, void (*pfn_notify)(cl_mem, void *),
+                                     void *user_data) {
+  opencl_clSetMemObjectDestructorAPPLE_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetMemObjectDestructorAPPLE, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(memobj, pfn_notify, user_data);
+  }
+  return opencl_traced_clSetMemObjectDestructorAPPLE(tracer_real, __builtin_return_address(0),
+                                                     memobj, pfn_notify, user_data);
+}
+
+/* clLogMessagesToSystemLogAPPLE, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSystemLogAPPLE_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        const char *errstr,
+                                                        const void *private_info, size_t cb,
+                                                        void *user_data) {
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToSystemLogAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToSystemLogAPPLE", (void **)&opencl_real.clLogMessagesToSystemLogAPPLE);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -9532,19 +11967,36 @@ void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info,
   opencl_depth--;
 }
 
-/* clLogMessagesToStdoutAPPLE: CL/cl_ext.h */
-void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, size_t cb,
-                                void *user_data) {
-  opencl_clLogMessagesToStdoutAPPLE_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clLogMessagesToStdoutAPPLE, __ATOMIC_ACQUIRE);
+/* clLogMessagesToSystemLogAPPLE: CL/cl_ext.h */
+void clLogMessagesToSystemLogAPPLE(const char *errstr, const void *private_info, size_t cb,
+                                   void *user_data) {
+  opencl_clLogMessagesToSystemLogAPPLE_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clLogMessagesToSystemLogAPPLE, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    tracer_real(errstr, private_info, cb, user_data);
+    return;
+  }
+  opencl_traced_clLogMessagesToSystemLogAPPLE(tracer_real, __builtin_return_address(0), errstr,
+                                              private_info, cb, user_data);
+}
+
+/* clLogMessagesToStdoutAPPLE, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdoutAPPLE_fn *tracer_real,
+                                                     const void *tracer_caller, const char *errstr,
+                                                     const void *private_info, size_t cb,
+                                                     void *user_data) {
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToStdoutAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStdoutAPPLE", (void **)&opencl_real.clLogMessagesToStdoutAPPLE);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -9596,19 +12048,36 @@ void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, si
   opencl_depth--;
 }
 
-/* clLogMessagesToStderrAPPLE: CL/cl_ext.h */
-void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, size_t cb,
+/* clLogMessagesToStdoutAPPLE: CL/cl_ext.h */
+void clLogMessagesToStdoutAPPLE(const char *errstr, const void *private_info, size_t cb,
                                 void *user_data) {
-  opencl_clLogMessagesToStderrAPPLE_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clLogMessagesToStderrAPPLE, __ATOMIC_ACQUIRE);
+  opencl_clLogMessagesToStdoutAPPLE_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clLogMessagesToStdoutAPPLE, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    tracer_real(errstr, private_info, cb, user_data);
+    return;
+  }
+  opencl_traced_clLogMessagesToStdoutAPPLE(tracer_real, __builtin_return_address(0), errstr,
+                                           private_info, cb, user_data);
+}
+
+/* clLogMessagesToStderrAPPLE, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStderrAPPLE_fn *tracer_real,
+                                                     const void *tracer_caller, const char *errstr,
+                                                     const void *private_info, size_t cb,
+                                                     void *user_data) {
   if (!tracer_real)
     tracer_real = (opencl_clLogMessagesToStderrAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStderrAPPLE", (void **)&opencl_real.clLogMessagesToStderrAPPLE);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -9660,18 +12129,36 @@ void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, si
   opencl_depth--;
 }
 
-/* clIcdGetPlatformIDsKHR: CL/cl_ext.h */
-cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
-  opencl_clIcdGetPlatformIDsKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clIcdGetPlatformIDsKHR, __ATOMIC_ACQUIRE);
+/* clLogMessagesToStderrAPPLE: CL/cl_ext.h */
+void clLogMessagesToStderrAPPLE(const char *errstr, const void *private_info, size_t cb,
+                                void *user_data) {
+  opencl_clLogMessagesToStderrAPPLE_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clLogMessagesToStderrAPPLE, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    tracer_real(errstr, private_info, cb, user_data);
+    return;
+  }
+  opencl_traced_clLogMessagesToStderrAPPLE(tracer_real, __builtin_return_address(0), errstr,
+                                           private_info, cb, user_data);
+}
+
+/* clIcdGetPlatformIDsKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR_fn *tracer_real,
+                                                   const void *tracer_caller, cl_uint num_entries,
+                                                   cl_platform_id *platforms,
+                                                   cl_uint *num_platforms) {
   if (!tracer_real)
     tracer_real = (opencl_clIcdGetPlatformIDsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clIcdGetPlatformIDsKHR", (void **)&opencl_real.clIcdGetPlatformIDsKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
@@ -9725,19 +12212,34 @@ cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl
   return tracer_args.tracer_result;
 }
 
-/* clCreateProgramWithILKHR: CL/cl_ext.h */
-cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t length,
-                                    cl_int *errcode_ret) {
-  opencl_clCreateProgramWithILKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateProgramWithILKHR, __ATOMIC_ACQUIRE);
+/* clIcdGetPlatformIDsKHR: CL/cl_ext.h */
+cl_int clIcdGetPlatformIDsKHR(cl_uint num_entries, cl_platform_id *platforms, cl_uint *num_platforms) {
+  opencl_clIcdGetPlatformIDsKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clIcdGetPlatformIDsKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(num_entries, platforms, num_platforms);
+  }
+  return opencl_traced_clIcdGetPlatformIDsKHR(tracer_real, __builtin_return_address(0), num_entries,
+                                              platforms, num_platforms);
+}
+
+/* clCreateProgramWithILKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_program opencl_traced_clCreateProgramWithILKHR(opencl_clCreateProgramWithILKHR_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cl_context context, const void *il,
+                                                         size_t length, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateProgramWithILKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithILKHR", (void **)&opencl_real.clCreateProgramWithILKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
@@ -9778,18 +12280,33 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
   return tracer_args.tracer_result;
 }
 
-/* clTerminateContextKHR: CL/cl_ext.h */
-cl_int clTerminateContextKHR(cl_context context) {
-  opencl_clTerminateContextKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clTerminateContextKHR, __ATOMIC_ACQUIRE);
+/* clCreateProgramWithILKHR: CL/cl_ext.h */
+cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t length,
+                                    cl_int *errcode_ret) {
+  opencl_clCreateProgramWithILKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateProgramWithILKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, il, length, errcode_ret);
+  }
+  return opencl_traced_clCreateProgramWithILKHR(tracer_real, __builtin_return_address(0), context,
+                                                il, length, errcode_ret);
+}
+
+/* clTerminateContextKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_fn *tracer_real,
+                                                  const void *tracer_caller, cl_context context) {
   if (!tracer_real)
     tracer_real = (opencl_clTerminateContextKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clTerminateContextKHR", (void **)&opencl_real.clTerminateContextKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
@@ -9836,20 +12353,35 @@ cl_int clTerminateContextKHR(cl_context context) {
   return tracer_args.tracer_result;
 }
 
-/* clCreateCommandQueueWithPropertiesKHR: CL/cl_ext.h */
-cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_device_id device,
-                                                       const cl_queue_properties_khr *properties,
-                                                       cl_int *errcode_ret) {
-  opencl_clCreateCommandQueueWithPropertiesKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateCommandQueueWithPropertiesKHR, __ATOMIC_ACQUIRE);
+/* clTerminateContextKHR: CL/cl_ext.h */
+cl_int clTerminateContextKHR(cl_context context) {
+  opencl_clTerminateContextKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clTerminateContextKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context);
+  }
+  return opencl_traced_clTerminateContextKHR(tracer_real, __builtin_return_address(0), context);
+}
+
+/* clCreateCommandQueueWithPropertiesKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_command_queue opencl_traced_clCreateCommandQueueWithPropertiesKHR(opencl_clCreateCommandQueueWithPropertiesKHR_fn *tracer_real,
+                                                                            const void *tracer_caller,
+                                                                            cl_context context,
+                                                                            cl_device_id device,
+                                                                            const cl_queue_properties_khr *properties,
+                                                                            cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateCommandQueueWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithPropertiesKHR", (void **)&opencl_real.clCreateCommandQueueWithPropertiesKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -9890,18 +12422,35 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
   return tracer_args.tracer_result;
 }
 
-/* clReleaseDeviceEXT: CL/cl_ext.h */
-cl_int clReleaseDeviceEXT(cl_device_id device) {
-  opencl_clReleaseDeviceEXT_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseDeviceEXT, __ATOMIC_ACQUIRE);
+/* clCreateCommandQueueWithPropertiesKHR: CL/cl_ext.h */
+cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_device_id device,
+                                                       const cl_queue_properties_khr *properties,
+                                                       cl_int *errcode_ret) {
+  opencl_clCreateCommandQueueWithPropertiesKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateCommandQueueWithPropertiesKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, device, properties, errcode_ret);
+  }
+  return opencl_traced_clCreateCommandQueueWithPropertiesKHR(tracer_real,
+                                                             __builtin_return_address(0), context,
+                                                             device, properties, errcode_ret);
+}
+
+/* clReleaseDeviceEXT, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tracer_real,
+                                               const void *tracer_caller, cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDeviceEXT", (void **)&opencl_real.clReleaseDeviceEXT);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
@@ -9948,18 +12497,31 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
   return tracer_args.tracer_result;
 }
 
-/* clRetainDeviceEXT: CL/cl_ext.h */
-cl_int clRetainDeviceEXT(cl_device_id device) {
-  opencl_clRetainDeviceEXT_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainDeviceEXT, __ATOMIC_ACQUIRE);
+/* clReleaseDeviceEXT: CL/cl_ext.h */
+cl_int clReleaseDeviceEXT(cl_device_id device) {
+  opencl_clReleaseDeviceEXT_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseDeviceEXT, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(device);
+  }
+  return opencl_traced_clReleaseDeviceEXT(tracer_real, __builtin_return_address(0), device);
+}
+
+/* clRetainDeviceEXT, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *tracer_real,
+                                              const void *tracer_caller, cl_device_id device) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDeviceEXT", (void **)&opencl_real.clRetainDeviceEXT);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
@@ -10006,20 +12568,34 @@ cl_int clRetainDeviceEXT(cl_device_id device) {
   return tracer_args.tracer_result;
 }
 
-/* clCreateSubDevicesEXT: CL/cl_ext.h */
-cl_int clCreateSubDevicesEXT(cl_device_id in_device,
-                             const cl_device_partition_property_ext *properties,
-                             cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices) {
-  opencl_clCreateSubDevicesEXT_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateSubDevicesEXT, __ATOMIC_ACQUIRE);
+/* clRetainDeviceEXT: CL/cl_ext.h */
+cl_int clRetainDeviceEXT(cl_device_id device) {
+  opencl_clRetainDeviceEXT_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainDeviceEXT, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(device);
+  }
+  return opencl_traced_clRetainDeviceEXT(tracer_real, __builtin_return_address(0), device);
+}
+
+/* clCreateSubDevicesEXT, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clCreateSubDevicesEXT(opencl_clCreateSubDevicesEXT_fn *tracer_real,
+                                                  const void *tracer_caller, cl_device_id in_device,
+                                                  const cl_device_partition_property_ext *properties,
+                                                  cl_uint num_entries, cl_device_id *out_devices,
+                                                  cl_uint *num_devices) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateSubDevicesEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevicesEXT", (void **)&opencl_real.clCreateSubDevicesEXT);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_entries, out_devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
@@ -10078,21 +12654,41 @@ cl_int clCreateSubDevicesEXT(cl_device_id in_device,
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueMigrateMemObjectEXT: CL/cl_ext.h */
-cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_mem_objects,
-                                    const cl_mem *mem_objects, cl_mem_migration_flags_ext flags,
-                                    cl_uint num_events_in_wait_list,
-                                    const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMigrateMemObjectEXT_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueMigrateMemObjectEXT, __ATOMIC_ACQUIRE);
+/* clCreateSubDevicesEXT: CL/cl_ext.h */
+cl_int clCreateSubDevicesEXT(cl_device_id in_device,
+                             const cl_device_partition_property_ext *properties,
+                             cl_uint num_entries, cl_device_id *out_devices, cl_uint *num_devices) {
+  opencl_clCreateSubDevicesEXT_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSubDevicesEXT, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(in_device, properties, num_entries, out_devices, num_devices);
+  }
+  return opencl_traced_clCreateSubDevicesEXT(tracer_real, __builtin_return_address(0), in_device,
+                                             properties, num_entries, out_devices, num_devices);
+}
+
+/* clEnqueueMigrateMemObjectEXT, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueMigrateMemObjectEXT(opencl_clEnqueueMigrateMemObjectEXT_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cl_command_queue command_queue,
+                                                         cl_uint num_mem_objects,
+                                                         const cl_mem *mem_objects,
+                                                         cl_mem_migration_flags_ext flags,
+                                                         cl_uint num_events_in_wait_list,
+                                                         const cl_event *event_wait_list,
+                                                         cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemObjectEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjectEXT", (void **)&opencl_real.clEnqueueMigrateMemObjectEXT);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -10157,21 +12753,43 @@ cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_
   return tracer_args.tracer_result;
 }
 
-/* clGetDeviceImageInfoQCOM: CL/cl_ext.h */
-cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t image_height,
-                                const cl_image_format *image_format,
-                                cl_image_pitch_info_qcom param_name, size_t param_value_size,
-                                void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetDeviceImageInfoQCOM_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetDeviceImageInfoQCOM, __ATOMIC_ACQUIRE);
+/* clEnqueueMigrateMemObjectEXT: CL/cl_ext.h */
+cl_int clEnqueueMigrateMemObjectEXT(cl_command_queue command_queue, cl_uint num_mem_objects,
+                                    const cl_mem *mem_objects, cl_mem_migration_flags_ext flags,
+                                    cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMigrateMemObjectEXT_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMigrateMemObjectEXT, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueMigrateMemObjectEXT(tracer_real, __builtin_return_address(0),
+                                                    command_queue, num_mem_objects, mem_objects,
+                                                    flags, num_events_in_wait_list, event_wait_list,
+                                                    event);
+}
+
+/* clGetDeviceImageInfoQCOM, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetDeviceImageInfoQCOM(opencl_clGetDeviceImageInfoQCOM_fn *tracer_real,
+                                                     const void *tracer_caller, cl_device_id device,
+                                                     size_t image_width, size_t image_height,
+                                                     const cl_image_format *image_format,
+                                                     cl_image_pitch_info_qcom param_name,
+                                                     size_t param_value_size, void *param_value,
+                                                     size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetDeviceImageInfoQCOM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceImageInfoQCOM", (void **)&opencl_real.clGetDeviceImageInfoQCOM);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, image_width, image_height, image_format, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -10239,20 +12857,44 @@ cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t 
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueAcquireGrallocObjectsIMG: CL/cl_ext.h */
-cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint num_objects,
-                                         const cl_mem *mem_objects, cl_uint num_events_in_wait_list,
-                                         const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueAcquireGrallocObjectsIMG_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueAcquireGrallocObjectsIMG, __ATOMIC_ACQUIRE);
+/* clGetDeviceImageInfoQCOM: CL/cl_ext.h */
+cl_int clGetDeviceImageInfoQCOM(cl_device_id device, size_t image_width, size_t image_height,
+                                const cl_image_format *image_format,
+                                cl_image_pitch_info_qcom param_name, size_t param_value_size,
+                                void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetDeviceImageInfoQCOM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetDeviceImageInfoQCOM, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(device, image_width, image_height, image_format, param_name,
+                       param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetDeviceImageInfoQCOM(tracer_real, __builtin_return_address(0), device,
+                                                image_width, image_height, image_format, param_name,
+                                                param_value_size, param_value,
+                                                param_value_size_ret);
+}
+
+/* clEnqueueAcquireGrallocObjectsIMG, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueAcquireGrallocObjectsIMG(opencl_clEnqueueAcquireGrallocObjectsIMG_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cl_command_queue command_queue,
+                                                              cl_uint num_objects,
+                                                              const cl_mem *mem_objects,
+                                                              cl_uint num_events_in_wait_list,
+                                                              const cl_event *event_wait_list,
+                                                              cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueAcquireGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireGrallocObjectsIMG", (void **)&opencl_real.clEnqueueAcquireGrallocObjectsIMG);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -10315,20 +12957,43 @@ cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueReleaseGrallocObjectsIMG: CL/cl_ext.h */
-cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint num_objects,
+/* clEnqueueAcquireGrallocObjectsIMG: CL/cl_ext.h */
+cl_int clEnqueueAcquireGrallocObjectsIMG(cl_command_queue command_queue, cl_uint num_objects,
                                          const cl_mem *mem_objects, cl_uint num_events_in_wait_list,
                                          const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueReleaseGrallocObjectsIMG_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueReleaseGrallocObjectsIMG, __ATOMIC_ACQUIRE);
+  opencl_clEnqueueAcquireGrallocObjectsIMG_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueAcquireGrallocObjectsIMG, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueAcquireGrallocObjectsIMG(tracer_real, __builtin_return_address(0),
+                                                         command_queue, num_objects, mem_objects,
+                                                         num_events_in_wait_list, event_wait_list,
+                                                         event);
+}
+
+/* clEnqueueReleaseGrallocObjectsIMG, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueReleaseGrallocObjectsIMG(opencl_clEnqueueReleaseGrallocObjectsIMG_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cl_command_queue command_queue,
+                                                              cl_uint num_objects,
+                                                              const cl_mem *mem_objects,
+                                                              cl_uint num_events_in_wait_list,
+                                                              const cl_event *event_wait_list,
+                                                              cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReleaseGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseGrallocObjectsIMG", (void **)&opencl_real.clEnqueueReleaseGrallocObjectsIMG);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -10391,22 +13056,45 @@ cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueGenerateMipmapIMG: CL/cl_ext.h */
-cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_image,
-                                  cl_mem dst_image, cl_mipmap_filter_mode_img mipmap_filter_mode,
-                                  const size_t *array_region, const size_t *mip_region,
-                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                  cl_event *event) {
-  opencl_clEnqueueGenerateMipmapIMG_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueGenerateMipmapIMG, __ATOMIC_ACQUIRE);
+/* clEnqueueReleaseGrallocObjectsIMG: CL/cl_ext.h */
+cl_int clEnqueueReleaseGrallocObjectsIMG(cl_command_queue command_queue, cl_uint num_objects,
+                                         const cl_mem *mem_objects, cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueReleaseGrallocObjectsIMG_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueReleaseGrallocObjectsIMG, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueReleaseGrallocObjectsIMG(tracer_real, __builtin_return_address(0),
+                                                         command_queue, num_objects, mem_objects,
+                                                         num_events_in_wait_list, event_wait_list,
+                                                         event);
+}
+
+/* clEnqueueGenerateMipmapIMG, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueGenerateMipmapIMG(opencl_clEnqueueGenerateMipmapIMG_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cl_command_queue command_queue,
+                                                       cl_mem src_image, cl_mem dst_image,
+                                                       cl_mipmap_filter_mode_img mipmap_filter_mode,
+                                                       const size_t *array_region,
+                                                       const size_t *mip_region,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event *event_wait_list,
+                                                       cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueGenerateMipmapIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueGenerateMipmapIMG", (void **)&opencl_real.clEnqueueGenerateMipmapIMG);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region,
                        mip_region, num_events_in_wait_list, event_wait_list, event);
   }
@@ -10477,21 +13165,45 @@ cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_ima
   return tracer_args.tracer_result;
 }
 
-/* clGetKernelSubGroupInfoKHR: CL/cl_ext.h */
-cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
-                                  cl_kernel_sub_group_info param_name, size_t input_value_size,
-                                  const void *input_value, size_t param_value_size,
-                                  void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetKernelSubGroupInfoKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetKernelSubGroupInfoKHR, __ATOMIC_ACQUIRE);
+/* clEnqueueGenerateMipmapIMG: CL/cl_ext.h */
+cl_int clEnqueueGenerateMipmapIMG(cl_command_queue command_queue, cl_mem src_image,
+                                  cl_mem dst_image, cl_mipmap_filter_mode_img mipmap_filter_mode,
+                                  const size_t *array_region, const size_t *mip_region,
+                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                  cl_event *event) {
+  opencl_clEnqueueGenerateMipmapIMG_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueGenerateMipmapIMG, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region,
+                       mip_region, num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueGenerateMipmapIMG(tracer_real, __builtin_return_address(0),
+                                                  command_queue, src_image, dst_image,
+                                                  mipmap_filter_mode, array_region, mip_region,
+                                                  num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clGetKernelSubGroupInfoKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetKernelSubGroupInfoKHR(opencl_clGetKernelSubGroupInfoKHR_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cl_kernel in_kernel, cl_device_id in_device,
+                                                       cl_kernel_sub_group_info param_name,
+                                                       size_t input_value_size,
+                                                       const void *input_value,
+                                                       size_t param_value_size, void *param_value,
+                                                       size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSubGroupInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfoKHR", (void **)&opencl_real.clGetKernelSubGroupInfoKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -10559,21 +13271,43 @@ cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
   return tracer_args.tracer_result;
 }
 
-/* clGetKernelSuggestedLocalWorkSizeKHR: CL/cl_ext.h */
-cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_kernel kernel,
-                                            cl_uint work_dim, const size_t *global_work_offset,
-                                            const size_t *global_work_size,
-                                            size_t *suggested_local_work_size) {
-  opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR, __ATOMIC_ACQUIRE);
+/* clGetKernelSubGroupInfoKHR: CL/cl_ext.h */
+cl_int clGetKernelSubGroupInfoKHR(cl_kernel in_kernel, cl_device_id in_device,
+                                  cl_kernel_sub_group_info param_name, size_t input_value_size,
+                                  const void *input_value, size_t param_value_size,
+                                  void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetKernelSubGroupInfoKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelSubGroupInfoKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
+                       param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetKernelSubGroupInfoKHR(tracer_real, __builtin_return_address(0),
+                                                  in_kernel, in_device, param_name,
+                                                  input_value_size, input_value, param_value_size,
+                                                  param_value, param_value_size_ret);
+}
+
+/* clGetKernelSuggestedLocalWorkSizeKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetKernelSuggestedLocalWorkSizeKHR(opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 cl_command_queue command_queue,
+                                                                 cl_kernel kernel, cl_uint work_dim,
+                                                                 const size_t *global_work_offset,
+                                                                 const size_t *global_work_size,
+                                                                 size_t *suggested_local_work_size) {
   if (!tracer_real)
     tracer_real = (opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSuggestedLocalWorkSizeKHR", (void **)&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        suggested_local_work_size);
   }
@@ -10636,21 +13370,45 @@ cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_k
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueAcquireExternalMemObjectsKHR: CL/cl_ext.h */
-cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
-                                             cl_uint num_mem_objects, const cl_mem *mem_objects,
-                                             cl_uint num_events_in_wait_list,
-                                             const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueAcquireExternalMemObjectsKHR, __ATOMIC_ACQUIRE);
+/* clGetKernelSuggestedLocalWorkSizeKHR: CL/cl_ext.h */
+cl_int clGetKernelSuggestedLocalWorkSizeKHR(cl_command_queue command_queue, cl_kernel kernel,
+                                            cl_uint work_dim, const size_t *global_work_offset,
+                                            const size_t *global_work_size,
+                                            size_t *suggested_local_work_size) {
+  opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
+                       suggested_local_work_size);
+  }
+  return opencl_traced_clGetKernelSuggestedLocalWorkSizeKHR(tracer_real,
+                                                            __builtin_return_address(0),
+                                                            command_queue, kernel, work_dim,
+                                                            global_work_offset, global_work_size,
+                                                            suggested_local_work_size);
+}
+
+/* clEnqueueAcquireExternalMemObjectsKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueAcquireExternalMemObjectsKHR(opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  cl_command_queue command_queue,
+                                                                  cl_uint num_mem_objects,
+                                                                  const cl_mem *mem_objects,
+                                                                  cl_uint num_events_in_wait_list,
+                                                                  const cl_event *event_wait_list,
+                                                                  cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueAcquireExternalMemObjectsKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -10713,21 +13471,45 @@ cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueReleaseExternalMemObjectsKHR: CL/cl_ext.h */
-cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
+/* clEnqueueAcquireExternalMemObjectsKHR: CL/cl_ext.h */
+cl_int clEnqueueAcquireExternalMemObjectsKHR(cl_command_queue command_queue,
                                              cl_uint num_mem_objects, const cl_mem *mem_objects,
                                              cl_uint num_events_in_wait_list,
                                              const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueReleaseExternalMemObjectsKHR, __ATOMIC_ACQUIRE);
+  opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueAcquireExternalMemObjectsKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueAcquireExternalMemObjectsKHR(tracer_real,
+                                                             __builtin_return_address(0),
+                                                             command_queue, num_mem_objects,
+                                                             mem_objects, num_events_in_wait_list,
+                                                             event_wait_list, event);
+}
+
+/* clEnqueueReleaseExternalMemObjectsKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueReleaseExternalMemObjectsKHR(opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  cl_command_queue command_queue,
+                                                                  cl_uint num_mem_objects,
+                                                                  const cl_mem *mem_objects,
+                                                                  cl_uint num_events_in_wait_list,
+                                                                  const cl_event *event_wait_list,
+                                                                  cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueReleaseExternalMemObjectsKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -10790,20 +13572,44 @@ cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
   return tracer_args.tracer_result;
 }
 
-/* clGetSemaphoreHandleForTypeKHR: CL/cl_ext.h */
-cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id device,
-                                      cl_external_semaphore_handle_type_khr handle_type,
-                                      size_t handle_size, void *handle_ptr, size_t *handle_size_ret) {
-  opencl_clGetSemaphoreHandleForTypeKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetSemaphoreHandleForTypeKHR, __ATOMIC_ACQUIRE);
+/* clEnqueueReleaseExternalMemObjectsKHR: CL/cl_ext.h */
+cl_int clEnqueueReleaseExternalMemObjectsKHR(cl_command_queue command_queue,
+                                             cl_uint num_mem_objects, const cl_mem *mem_objects,
+                                             cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueReleaseExternalMemObjectsKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueReleaseExternalMemObjectsKHR(tracer_real,
+                                                             __builtin_return_address(0),
+                                                             command_queue, num_mem_objects,
+                                                             mem_objects, num_events_in_wait_list,
+                                                             event_wait_list, event);
+}
+
+/* clGetSemaphoreHandleForTypeKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetSemaphoreHandleForTypeKHR(opencl_clGetSemaphoreHandleForTypeKHR_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           cl_semaphore_khr sema_object,
+                                                           cl_device_id device,
+                                                           cl_external_semaphore_handle_type_khr handle_type,
+                                                           size_t handle_size, void *handle_ptr,
+                                                           size_t *handle_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetSemaphoreHandleForTypeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreHandleForTypeKHR", (void **)&opencl_real.clGetSemaphoreHandleForTypeKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
@@ -10864,20 +13670,38 @@ cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id
   return tracer_args.tracer_result;
 }
 
-/* clCreateSemaphoreWithPropertiesKHR: CL/cl_ext.h */
-cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
-                                                    const cl_semaphore_properties_khr *sema_props,
-                                                    cl_int *errcode_ret) {
-  opencl_clCreateSemaphoreWithPropertiesKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateSemaphoreWithPropertiesKHR, __ATOMIC_ACQUIRE);
+/* clGetSemaphoreHandleForTypeKHR: CL/cl_ext.h */
+cl_int clGetSemaphoreHandleForTypeKHR(cl_semaphore_khr sema_object, cl_device_id device,
+                                      cl_external_semaphore_handle_type_khr handle_type,
+                                      size_t handle_size, void *handle_ptr, size_t *handle_size_ret) {
+  opencl_clGetSemaphoreHandleForTypeKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetSemaphoreHandleForTypeKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
+  }
+  return opencl_traced_clGetSemaphoreHandleForTypeKHR(tracer_real, __builtin_return_address(0),
+                                                      sema_object, device, handle_type, handle_size,
+                                                      handle_ptr, handle_size_ret);
+}
+
+/* clCreateSemaphoreWithPropertiesKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_semaphore_khr opencl_traced_clCreateSemaphoreWithPropertiesKHR(opencl_clCreateSemaphoreWithPropertiesKHR_fn *tracer_real,
+                                                                         const void *tracer_caller,
+                                                                         cl_context context,
+                                                                         const cl_semaphore_properties_khr *sema_props,
+                                                                         cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateSemaphoreWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSemaphoreWithPropertiesKHR", (void **)&opencl_real.clCreateSemaphoreWithPropertiesKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, sema_props, errcode_ret);
   }
   opencl_depth++;
@@ -10916,22 +13740,41 @@ cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueWaitSemaphoresKHR: CL/cl_ext.h */
-cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema_objects,
-                                  const cl_semaphore_khr *sema_objects,
-                                  const cl_semaphore_payload_khr *sema_payload_list,
-                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                  cl_event *event) {
-  opencl_clEnqueueWaitSemaphoresKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueWaitSemaphoresKHR, __ATOMIC_ACQUIRE);
+/* clCreateSemaphoreWithPropertiesKHR: CL/cl_ext.h */
+cl_semaphore_khr clCreateSemaphoreWithPropertiesKHR(cl_context context,
+                                                    const cl_semaphore_properties_khr *sema_props,
+                                                    cl_int *errcode_ret) {
+  opencl_clCreateSemaphoreWithPropertiesKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateSemaphoreWithPropertiesKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, sema_props, errcode_ret);
+  }
+  return opencl_traced_clCreateSemaphoreWithPropertiesKHR(tracer_real, __builtin_return_address(0),
+                                                          context, sema_props, errcode_ret);
+}
+
+/* clEnqueueWaitSemaphoresKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR(opencl_clEnqueueWaitSemaphoresKHR_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       cl_command_queue command_queue,
+                                                       cl_uint num_sema_objects,
+                                                       const cl_semaphore_khr *sema_objects,
+                                                       const cl_semaphore_payload_khr *sema_payload_list,
+                                                       cl_uint num_events_in_wait_list,
+                                                       const cl_event *event_wait_list,
+                                                       cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueWaitSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitSemaphoresKHR", (void **)&opencl_real.clEnqueueWaitSemaphoresKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -10996,22 +13839,46 @@ cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_se
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueSignalSemaphoresKHR: CL/cl_ext.h */
-cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema_objects,
-                                    const cl_semaphore_khr *sema_objects,
-                                    const cl_semaphore_payload_khr *sema_payload_list,
-                                    cl_uint num_events_in_wait_list,
-                                    const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSignalSemaphoresKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSignalSemaphoresKHR, __ATOMIC_ACQUIRE);
+/* clEnqueueWaitSemaphoresKHR: CL/cl_ext.h */
+cl_int clEnqueueWaitSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema_objects,
+                                  const cl_semaphore_khr *sema_objects,
+                                  const cl_semaphore_payload_khr *sema_payload_list,
+                                  cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                                  cl_event *event) {
+  opencl_clEnqueueWaitSemaphoresKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueWaitSemaphoresKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueWaitSemaphoresKHR(tracer_real, __builtin_return_address(0),
+                                                  command_queue, num_sema_objects, sema_objects,
+                                                  sema_payload_list, num_events_in_wait_list,
+                                                  event_wait_list, event);
+}
+
+/* clEnqueueSignalSemaphoresKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSignalSemaphoresKHR(opencl_clEnqueueSignalSemaphoresKHR_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         cl_command_queue command_queue,
+                                                         cl_uint num_sema_objects,
+                                                         const cl_semaphore_khr *sema_objects,
+                                                         const cl_semaphore_payload_khr *sema_payload_list,
+                                                         cl_uint num_events_in_wait_list,
+                                                         const cl_event *event_wait_list,
+                                                         cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSignalSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSignalSemaphoresKHR", (void **)&opencl_real.clEnqueueSignalSemaphoresKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -11076,20 +13943,43 @@ cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_
   return tracer_args.tracer_result;
 }
 
-/* clGetSemaphoreInfoKHR: CL/cl_ext.h */
-cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr param_name,
-                             size_t param_value_size, void *param_value,
-                             size_t *param_value_size_ret) {
-  opencl_clGetSemaphoreInfoKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetSemaphoreInfoKHR, __ATOMIC_ACQUIRE);
+/* clEnqueueSignalSemaphoresKHR: CL/cl_ext.h */
+cl_int clEnqueueSignalSemaphoresKHR(cl_command_queue command_queue, cl_uint num_sema_objects,
+                                    const cl_semaphore_khr *sema_objects,
+                                    const cl_semaphore_payload_khr *sema_payload_list,
+                                    cl_uint num_events_in_wait_list,
+                                    const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSignalSemaphoresKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSignalSemaphoresKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSignalSemaphoresKHR(tracer_real, __builtin_return_address(0),
+                                                    command_queue, num_sema_objects, sema_objects,
+                                                    sema_payload_list, num_events_in_wait_list,
+                                                    event_wait_list, event);
+}
+
+/* clGetSemaphoreInfoKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  cl_semaphore_khr sema_object,
+                                                  cl_semaphore_info_khr param_name,
+                                                  size_t param_value_size, void *param_value,
+                                                  size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetSemaphoreInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreInfoKHR", (void **)&opencl_real.clGetSemaphoreInfoKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) &&
@@ -11148,18 +14038,36 @@ cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr
   return tracer_args.tracer_result;
 }
 
-/* clReleaseSemaphoreKHR: CL/cl_ext.h */
-cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
-  opencl_clReleaseSemaphoreKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseSemaphoreKHR, __ATOMIC_ACQUIRE);
+/* clGetSemaphoreInfoKHR: CL/cl_ext.h */
+cl_int clGetSemaphoreInfoKHR(cl_semaphore_khr sema_object, cl_semaphore_info_khr param_name,
+                             size_t param_value_size, void *param_value,
+                             size_t *param_value_size_ret) {
+  opencl_clGetSemaphoreInfoKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetSemaphoreInfoKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(sema_object, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetSemaphoreInfoKHR(tracer_real, __builtin_return_address(0), sema_object,
+                                             param_name, param_value_size, param_value,
+                                             param_value_size_ret);
+}
+
+/* clReleaseSemaphoreKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  cl_semaphore_khr sema_object) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSemaphoreKHR", (void **)&opencl_real.clReleaseSemaphoreKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
@@ -11206,18 +14114,32 @@ cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
   return tracer_args.tracer_result;
 }
 
-/* clRetainSemaphoreKHR: CL/cl_ext.h */
-cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
-  opencl_clRetainSemaphoreKHR_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainSemaphoreKHR, __ATOMIC_ACQUIRE);
+/* clReleaseSemaphoreKHR: CL/cl_ext.h */
+cl_int clReleaseSemaphoreKHR(cl_semaphore_khr sema_object) {
+  opencl_clReleaseSemaphoreKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseSemaphoreKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(sema_object);
+  }
+  return opencl_traced_clReleaseSemaphoreKHR(tracer_real, __builtin_return_address(0), sema_object);
+}
+
+/* clRetainSemaphoreKHR, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 cl_semaphore_khr sema_object) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSemaphoreKHR", (void **)&opencl_real.clRetainSemaphoreKHR);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
@@ -11264,20 +14186,34 @@ cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
   return tracer_args.tracer_result;
 }
 
-/* clImportMemoryARM: CL/cl_ext.h */
-cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
-                         const cl_import_properties_arm *properties, void *memory, size_t size,
-                         cl_int *errcode_ret) {
-  opencl_clImportMemoryARM_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clImportMemoryARM, __ATOMIC_ACQUIRE);
+/* clRetainSemaphoreKHR: CL/cl_ext.h */
+cl_int clRetainSemaphoreKHR(cl_semaphore_khr sema_object) {
+  opencl_clRetainSemaphoreKHR_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainSemaphoreKHR, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(sema_object);
+  }
+  return opencl_traced_clRetainSemaphoreKHR(tracer_real, __builtin_return_address(0), sema_object);
+}
+
+/* clImportMemoryARM, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_mem opencl_traced_clImportMemoryARM(opencl_clImportMemoryARM_fn *tracer_real,
+                                              const void *tracer_caller, cl_context context,
+                                              cl_mem_flags flags,
+                                              const cl_import_properties_arm *properties,
+                                              void *memory, size_t size, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clImportMemoryARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clImportMemoryARM", (void **)&opencl_real.clImportMemoryARM);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, properties, memory, size, errcode_ret);
   }
   opencl_depth++;
@@ -11323,18 +14259,35 @@ cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
   return tracer_args.tracer_result;
 }
 
-/* clSVMAllocARM: CL/cl_ext.h */
-void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size, cl_uint alignment) {
-  opencl_clSVMAllocARM_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSVMAllocARM, __ATOMIC_ACQUIRE);
+/* clImportMemoryARM: CL/cl_ext.h */
+cl_mem clImportMemoryARM(cl_context context, cl_mem_flags flags,
+                         const cl_import_properties_arm *properties, void *memory, size_t size,
+                         cl_int *errcode_ret) {
+  opencl_clImportMemoryARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clImportMemoryARM, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, flags, properties, memory, size, errcode_ret);
+  }
+  return opencl_traced_clImportMemoryARM(tracer_real, __builtin_return_address(0), context, flags,
+                                         properties, memory, size, errcode_ret);
+}
+
+/* clSVMAllocARM, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void *opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real,
+                                         const void *tracer_caller, cl_context context,
+                                         cl_svm_mem_flags_arm flags, size_t size, cl_uint alignment) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMAllocARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAllocARM", (void **)&opencl_real.clSVMAllocARM);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
@@ -11389,18 +14342,33 @@ void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size,
   return tracer_args.tracer_result;
 }
 
-/* clSVMFreeARM: CL/cl_ext.h */
-void clSVMFreeARM(cl_context context, void *svm_pointer) {
-  opencl_clSVMFreeARM_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSVMFreeARM, __ATOMIC_ACQUIRE);
+/* clSVMAllocARM: CL/cl_ext.h */
+void *clSVMAllocARM(cl_context context, cl_svm_mem_flags_arm flags, size_t size, cl_uint alignment) {
+  opencl_clSVMAllocARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSVMAllocARM, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, flags, size, alignment);
+  }
+  return opencl_traced_clSVMAllocARM(tracer_real, __builtin_return_address(0), context, flags, size,
+                                     alignment);
+}
+
+/* clSVMFreeARM, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real,
+                                       const void *tracer_caller, cl_context context,
+                                       void *svm_pointer) {
   if (!tracer_real)
     tracer_real = (opencl_clSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFreeARM", (void **)&opencl_real.clSVMFreeARM);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     tracer_real(context, svm_pointer);
     return;
   }
@@ -11448,22 +14416,37 @@ void clSVMFreeARM(cl_context context, void *svm_pointer) {
   opencl_depth--;
 }
 
-/* clEnqueueSVMFreeARM: CL/cl_ext.h */
-cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_pointers,
-                           void *svm_pointers[],
-                           void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
-                           void *user_data, cl_uint num_events_in_wait_list,
-                           const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMFreeARM_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSVMFreeARM, __ATOMIC_ACQUIRE);
+/* clSVMFreeARM: CL/cl_ext.h */
+void clSVMFreeARM(cl_context context, void *svm_pointer) {
+  opencl_clSVMFreeARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSVMFreeARM, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    tracer_real(context, svm_pointer);
+    return;
+  }
+  opencl_traced_clSVMFreeARM(tracer_real, __builtin_return_address(0), context, svm_pointer);
+}
+
+/* clEnqueueSVMFreeARM, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSVMFreeARM(opencl_clEnqueueSVMFreeARM_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                cl_command_queue command_queue,
+                                                cl_uint num_svm_pointers, void *svm_pointers[],
+                                                void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
+                                                void *user_data, cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFreeARM", (void **)&opencl_real.clEnqueueSVMFreeARM);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -11531,20 +14514,43 @@ cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_point
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueSVMMemcpyARM: CL/cl_ext.h */
-cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
-                             const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
-                             const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMemcpyARM_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSVMMemcpyARM, __ATOMIC_ACQUIRE);
+/* clEnqueueSVMFreeARM: CL/cl_ext.h */
+cl_int clEnqueueSVMFreeARM(cl_command_queue command_queue, cl_uint num_svm_pointers,
+                           void *svm_pointers[],
+                           void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
+                           void *user_data, cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMFreeARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMFreeARM, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSVMFreeARM(tracer_real, __builtin_return_address(0), command_queue,
+                                           num_svm_pointers, svm_pointers, pfn_free_func, user_data,
+                                           num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMMemcpyARM, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  cl_command_queue command_queue,
+                                                  cl_bool blocking_copy, void *dst_ptr,
+                                                  const void *src_ptr, size_t size,
+                                                  cl_uint num_events_in_wait_list,
+                                                  const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemcpyARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpyARM", (void **)&opencl_real.clEnqueueSVMMemcpyARM);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -11611,20 +14617,40 @@ cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_co
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueSVMMemFillARM: CL/cl_ext.h */
-cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, const void *pattern,
-                              size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
-                              const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMemFillARM_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSVMMemFillARM, __ATOMIC_ACQUIRE);
+/* clEnqueueSVMMemcpyARM: CL/cl_ext.h */
+cl_int clEnqueueSVMMemcpyARM(cl_command_queue command_queue, cl_bool blocking_copy, void *dst_ptr,
+                             const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
+                             const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMemcpyARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMemcpyARM, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
+                       num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSVMMemcpyARM(tracer_real, __builtin_return_address(0),
+                                             command_queue, blocking_copy, dst_ptr, src_ptr, size,
+                                             num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMMemFillARM, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   cl_command_queue command_queue, void *svm_ptr,
+                                                   const void *pattern, size_t pattern_size,
+                                                   size_t size, cl_uint num_events_in_wait_list,
+                                                   const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMemFillARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFillARM", (void **)&opencl_real.clEnqueueSVMMemFillARM);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -11691,20 +14717,40 @@ cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, con
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueSVMMapARM: CL/cl_ext.h */
-cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags,
-                          void *svm_ptr, size_t size, cl_uint num_events_in_wait_list,
-                          const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueSVMMapARM_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSVMMapARM, __ATOMIC_ACQUIRE);
+/* clEnqueueSVMMemFillARM: CL/cl_ext.h */
+cl_int clEnqueueSVMMemFillARM(cl_command_queue command_queue, void *svm_ptr, const void *pattern,
+                              size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
+                              const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMemFillARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMemFillARM, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSVMMemFillARM(tracer_real, __builtin_return_address(0),
+                                              command_queue, svm_ptr, pattern, pattern_size, size,
+                                              num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMMapARM, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               cl_command_queue command_queue, cl_bool blocking_map,
+                                               cl_map_flags flags, void *svm_ptr, size_t size,
+                                               cl_uint num_events_in_wait_list,
+                                               const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMMapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMapARM", (void **)&opencl_real.clEnqueueSVMMapARM);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -11771,20 +14817,39 @@ cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, 
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueSVMUnmapARM: CL/cl_ext.h */
-cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
-                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                            cl_event *event) {
-  opencl_clEnqueueSVMUnmapARM_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueSVMUnmapARM, __ATOMIC_ACQUIRE);
+/* clEnqueueSVMMapARM: CL/cl_ext.h */
+cl_int clEnqueueSVMMapARM(cl_command_queue command_queue, cl_bool blocking_map, cl_map_flags flags,
+                          void *svm_ptr, size_t size, cl_uint num_events_in_wait_list,
+                          const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueSVMMapARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMMapARM, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSVMMapARM(tracer_real, __builtin_return_address(0), command_queue,
+                                          blocking_map, flags, svm_ptr, size,
+                                          num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueSVMUnmapARM, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 cl_command_queue command_queue, void *svm_ptr,
+                                                 cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueSVMUnmapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmapARM", (void **)&opencl_real.clEnqueueSVMUnmapARM);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
@@ -11843,18 +14908,36 @@ cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
   return tracer_args.tracer_result;
 }
 
-/* clSetKernelArgSVMPointerARM: CL/cl_ext.h */
-cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
-  opencl_clSetKernelArgSVMPointerARM_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetKernelArgSVMPointerARM, __ATOMIC_ACQUIRE);
+/* clEnqueueSVMUnmapARM: CL/cl_ext.h */
+cl_int clEnqueueSVMUnmapARM(cl_command_queue command_queue, void *svm_ptr,
+                            cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
+                            cl_event *event) {
+  opencl_clEnqueueSVMUnmapARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueSVMUnmapARM, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueSVMUnmapARM(tracer_real, __builtin_return_address(0), command_queue,
+                                            svm_ptr, num_events_in_wait_list, event_wait_list,
+                                            event);
+}
+
+/* clSetKernelArgSVMPointerARM, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn *tracer_real,
+                                                        const void *tracer_caller, cl_kernel kernel,
+                                                        cl_uint arg_index, const void *arg_value) {
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgSVMPointerARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointerARM", (void **)&opencl_real.clSetKernelArgSVMPointerARM);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
@@ -11906,19 +14989,34 @@ cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const vo
   return tracer_args.tracer_result;
 }
 
-/* clSetKernelExecInfoARM: CL/cl_ext.h */
-cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_name,
-                              size_t param_value_size, const void *param_value) {
-  opencl_clSetKernelExecInfoARM_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetKernelExecInfoARM, __ATOMIC_ACQUIRE);
+/* clSetKernelArgSVMPointerARM: CL/cl_ext.h */
+cl_int clSetKernelArgSVMPointerARM(cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
+  opencl_clSetKernelArgSVMPointerARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelArgSVMPointerARM, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel, arg_index, arg_value);
+  }
+  return opencl_traced_clSetKernelArgSVMPointerARM(tracer_real, __builtin_return_address(0), kernel,
+                                                   arg_index, arg_value);
+}
+
+/* clSetKernelExecInfoARM, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetKernelExecInfoARM(opencl_clSetKernelExecInfoARM_fn *tracer_real,
+                                                   const void *tracer_caller, cl_kernel kernel,
+                                                   cl_kernel_exec_info_arm param_name,
+                                                   size_t param_value_size, const void *param_value) {
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelExecInfoARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfoARM", (void **)&opencl_real.clSetKernelExecInfoARM);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
@@ -11972,21 +15070,38 @@ cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_na
   return tracer_args.tracer_result;
 }
 
-/* clCreateAcceleratorINTEL: CL/cl_ext.h */
-cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
-                                              cl_accelerator_type_intel accelerator_type,
-                                              size_t descriptor_size, const void *descriptor,
-                                              cl_int *errcode_ret) {
-  opencl_clCreateAcceleratorINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateAcceleratorINTEL, __ATOMIC_ACQUIRE);
+/* clSetKernelExecInfoARM: CL/cl_ext.h */
+cl_int clSetKernelExecInfoARM(cl_kernel kernel, cl_kernel_exec_info_arm param_name,
+                              size_t param_value_size, const void *param_value) {
+  opencl_clSetKernelExecInfoARM_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelExecInfoARM, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel, param_name, param_value_size, param_value);
+  }
+  return opencl_traced_clSetKernelExecInfoARM(tracer_real, __builtin_return_address(0), kernel,
+                                              param_name, param_value_size, param_value);
+}
+
+/* clCreateAcceleratorINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_accelerator_intel opencl_traced_clCreateAcceleratorINTEL(opencl_clCreateAcceleratorINTEL_fn *tracer_real,
+                                                                   const void *tracer_caller,
+                                                                   cl_context context,
+                                                                   cl_accelerator_type_intel accelerator_type,
+                                                                   size_t descriptor_size,
+                                                                   const void *descriptor,
+                                                                   cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateAcceleratorINTEL", (void **)&opencl_real.clCreateAcceleratorINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, accelerator_type, descriptor_size, descriptor, errcode_ret);
   }
   opencl_depth++;
@@ -12030,20 +15145,40 @@ cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
   return tracer_args.tracer_result;
 }
 
-/* clGetAcceleratorInfoINTEL: CL/cl_ext.h */
-cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
-                                 cl_accelerator_info_intel param_name, size_t param_value_size,
-                                 void *param_value, size_t *param_value_size_ret) {
-  opencl_clGetAcceleratorInfoINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetAcceleratorInfoINTEL, __ATOMIC_ACQUIRE);
+/* clCreateAcceleratorINTEL: CL/cl_ext.h */
+cl_accelerator_intel clCreateAcceleratorINTEL(cl_context context,
+                                              cl_accelerator_type_intel accelerator_type,
+                                              size_t descriptor_size, const void *descriptor,
+                                              cl_int *errcode_ret) {
+  opencl_clCreateAcceleratorINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateAcceleratorINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, accelerator_type, descriptor_size, descriptor, errcode_ret);
+  }
+  return opencl_traced_clCreateAcceleratorINTEL(tracer_real, __builtin_return_address(0), context,
+                                                accelerator_type, descriptor_size, descriptor,
+                                                errcode_ret);
+}
+
+/* clGetAcceleratorInfoINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetAcceleratorInfoINTEL(opencl_clGetAcceleratorInfoINTEL_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cl_accelerator_intel accelerator,
+                                                      cl_accelerator_info_intel param_name,
+                                                      size_t param_value_size, void *param_value,
+                                                      size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetAcceleratorInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetAcceleratorInfoINTEL", (void **)&opencl_real.clGetAcceleratorInfoINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(accelerator, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) &&
@@ -12102,18 +15237,36 @@ cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
   return tracer_args.tracer_result;
 }
 
-/* clRetainAcceleratorINTEL: CL/cl_ext.h */
-cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
-  opencl_clRetainAcceleratorINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clRetainAcceleratorINTEL, __ATOMIC_ACQUIRE);
+/* clGetAcceleratorInfoINTEL: CL/cl_ext.h */
+cl_int clGetAcceleratorInfoINTEL(cl_accelerator_intel accelerator,
+                                 cl_accelerator_info_intel param_name, size_t param_value_size,
+                                 void *param_value, size_t *param_value_size_ret) {
+  opencl_clGetAcceleratorInfoINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetAcceleratorInfoINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(accelerator, param_name, param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetAcceleratorInfoINTEL(tracer_real, __builtin_return_address(0),
+                                                 accelerator, param_name, param_value_size,
+                                                 param_value, param_value_size_ret);
+}
+
+/* clRetainAcceleratorINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     cl_accelerator_intel accelerator) {
   if (!tracer_real)
     tracer_real = (opencl_clRetainAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainAcceleratorINTEL", (void **)&opencl_real.clRetainAcceleratorINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
@@ -12160,18 +15313,33 @@ cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
   return tracer_args.tracer_result;
 }
 
-/* clReleaseAcceleratorINTEL: CL/cl_ext.h */
-cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
-  opencl_clReleaseAcceleratorINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clReleaseAcceleratorINTEL, __ATOMIC_ACQUIRE);
+/* clRetainAcceleratorINTEL: CL/cl_ext.h */
+cl_int clRetainAcceleratorINTEL(cl_accelerator_intel accelerator) {
+  opencl_clRetainAcceleratorINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clRetainAcceleratorINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(accelerator);
+  }
+  return opencl_traced_clRetainAcceleratorINTEL(tracer_real, __builtin_return_address(0),
+                                                accelerator);
+}
+
+/* clReleaseAcceleratorINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      cl_accelerator_intel accelerator) {
   if (!tracer_real)
     tracer_real = (opencl_clReleaseAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseAcceleratorINTEL", (void **)&opencl_real.clReleaseAcceleratorINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
@@ -12218,19 +15386,34 @@ cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
   return tracer_args.tracer_result;
 }
 
-/* clHostMemAllocINTEL: CL/cl_ext.h */
-void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *properties,
-                          size_t size, cl_uint alignment, cl_int *errcode_ret) {
-  opencl_clHostMemAllocINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clHostMemAllocINTEL, __ATOMIC_ACQUIRE);
+/* clReleaseAcceleratorINTEL: CL/cl_ext.h */
+cl_int clReleaseAcceleratorINTEL(cl_accelerator_intel accelerator) {
+  opencl_clReleaseAcceleratorINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clReleaseAcceleratorINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(accelerator);
+  }
+  return opencl_traced_clReleaseAcceleratorINTEL(tracer_real, __builtin_return_address(0),
+                                                 accelerator);
+}
+
+/* clHostMemAllocINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void *opencl_traced_clHostMemAllocINTEL(opencl_clHostMemAllocINTEL_fn *tracer_real,
+                                               const void *tracer_caller, cl_context context,
+                                               const cl_mem_properties_intel *properties,
+                                               size_t size, cl_uint alignment, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clHostMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clHostMemAllocINTEL", (void **)&opencl_real.clHostMemAllocINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -12274,20 +15457,37 @@ void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *pro
   return tracer_args.tracer_result;
 }
 
-/* clDeviceMemAllocINTEL: CL/cl_ext.h */
-void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
-                            const cl_mem_properties_intel *properties, size_t size,
-                            cl_uint alignment, cl_int *errcode_ret) {
-  opencl_clDeviceMemAllocINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clDeviceMemAllocINTEL, __ATOMIC_ACQUIRE);
+/* clHostMemAllocINTEL: CL/cl_ext.h */
+void *clHostMemAllocINTEL(cl_context context, const cl_mem_properties_intel *properties,
+                          size_t size, cl_uint alignment, cl_int *errcode_ret) {
+  opencl_clHostMemAllocINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clHostMemAllocINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, properties, size, alignment, errcode_ret);
+  }
+  return opencl_traced_clHostMemAllocINTEL(tracer_real, __builtin_return_address(0), context,
+                                           properties, size, alignment, errcode_ret);
+}
+
+/* clDeviceMemAllocINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void *opencl_traced_clDeviceMemAllocINTEL(opencl_clDeviceMemAllocINTEL_fn *tracer_real,
+                                                 const void *tracer_caller, cl_context context,
+                                                 cl_device_id device,
+                                                 const cl_mem_properties_intel *properties,
+                                                 size_t size, cl_uint alignment,
+                                                 cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clDeviceMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clDeviceMemAllocINTEL", (void **)&opencl_real.clDeviceMemAllocINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -12333,20 +15533,38 @@ void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
   return tracer_args.tracer_result;
 }
 
-/* clSharedMemAllocINTEL: CL/cl_ext.h */
-void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
+/* clDeviceMemAllocINTEL: CL/cl_ext.h */
+void *clDeviceMemAllocINTEL(cl_context context, cl_device_id device,
                             const cl_mem_properties_intel *properties, size_t size,
                             cl_uint alignment, cl_int *errcode_ret) {
-  opencl_clSharedMemAllocINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSharedMemAllocINTEL, __ATOMIC_ACQUIRE);
+  opencl_clDeviceMemAllocINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clDeviceMemAllocINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, device, properties, size, alignment, errcode_ret);
+  }
+  return opencl_traced_clDeviceMemAllocINTEL(tracer_real, __builtin_return_address(0), context,
+                                             device, properties, size, alignment, errcode_ret);
+}
+
+/* clSharedMemAllocINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static void *opencl_traced_clSharedMemAllocINTEL(opencl_clSharedMemAllocINTEL_fn *tracer_real,
+                                                 const void *tracer_caller, cl_context context,
+                                                 cl_device_id device,
+                                                 const cl_mem_properties_intel *properties,
+                                                 size_t size, cl_uint alignment,
+                                                 cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clSharedMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSharedMemAllocINTEL", (void **)&opencl_real.clSharedMemAllocINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -12392,18 +15610,34 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
   return tracer_args.tracer_result;
 }
 
-/* clMemFreeINTEL: CL/cl_ext.h */
-cl_int clMemFreeINTEL(cl_context context, void *ptr) {
-  opencl_clMemFreeINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clMemFreeINTEL, __ATOMIC_ACQUIRE);
+/* clSharedMemAllocINTEL: CL/cl_ext.h */
+void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
+                            const cl_mem_properties_intel *properties, size_t size,
+                            cl_uint alignment, cl_int *errcode_ret) {
+  opencl_clSharedMemAllocINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSharedMemAllocINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, device, properties, size, alignment, errcode_ret);
+  }
+  return opencl_traced_clSharedMemAllocINTEL(tracer_real, __builtin_return_address(0), context,
+                                             device, properties, size, alignment, errcode_ret);
+}
+
+/* clMemFreeINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real,
+                                           const void *tracer_caller, cl_context context, void *ptr) {
   if (!tracer_real)
     tracer_real = (opencl_clMemFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemFreeINTEL", (void **)&opencl_real.clMemFreeINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
@@ -12452,18 +15686,32 @@ cl_int clMemFreeINTEL(cl_context context, void *ptr) {
   return tracer_args.tracer_result;
 }
 
-/* clMemBlockingFreeINTEL: CL/cl_ext.h */
-cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
-  opencl_clMemBlockingFreeINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clMemBlockingFreeINTEL, __ATOMIC_ACQUIRE);
+/* clMemFreeINTEL: CL/cl_ext.h */
+cl_int clMemFreeINTEL(cl_context context, void *ptr) {
+  opencl_clMemFreeINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clMemFreeINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, ptr);
+  }
+  return opencl_traced_clMemFreeINTEL(tracer_real, __builtin_return_address(0), context, ptr);
+}
+
+/* clMemBlockingFreeINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_real,
+                                                   const void *tracer_caller, cl_context context,
+                                                   void *ptr) {
   if (!tracer_real)
     tracer_real = (opencl_clMemBlockingFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemBlockingFreeINTEL", (void **)&opencl_real.clMemBlockingFreeINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
@@ -12512,20 +15760,35 @@ cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
   return tracer_args.tracer_result;
 }
 
-/* clGetMemAllocInfoINTEL: CL/cl_ext.h */
-cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_intel param_name,
-                              size_t param_value_size, void *param_value,
-                              size_t *param_value_size_ret) {
-  opencl_clGetMemAllocInfoINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetMemAllocInfoINTEL, __ATOMIC_ACQUIRE);
+/* clMemBlockingFreeINTEL: CL/cl_ext.h */
+cl_int clMemBlockingFreeINTEL(cl_context context, void *ptr) {
+  opencl_clMemBlockingFreeINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clMemBlockingFreeINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, ptr);
+  }
+  return opencl_traced_clMemBlockingFreeINTEL(tracer_real, __builtin_return_address(0), context,
+                                              ptr);
+}
+
+/* clGetMemAllocInfoINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL_fn *tracer_real,
+                                                   const void *tracer_caller, cl_context context,
+                                                   const void *ptr, cl_mem_info_intel param_name,
+                                                   size_t param_value_size, void *param_value,
+                                                   size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetMemAllocInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemAllocInfoINTEL", (void **)&opencl_real.clGetMemAllocInfoINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, ptr, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -12588,18 +15851,38 @@ cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_i
   return tracer_args.tracer_result;
 }
 
-/* clSetKernelArgMemPointerINTEL: CL/cl_ext.h */
-cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
-  opencl_clSetKernelArgMemPointerINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clSetKernelArgMemPointerINTEL, __ATOMIC_ACQUIRE);
+/* clGetMemAllocInfoINTEL: CL/cl_ext.h */
+cl_int clGetMemAllocInfoINTEL(cl_context context, const void *ptr, cl_mem_info_intel param_name,
+                              size_t param_value_size, void *param_value,
+                              size_t *param_value_size_ret) {
+  opencl_clGetMemAllocInfoINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetMemAllocInfoINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, ptr, param_name, param_value_size, param_value,
+                       param_value_size_ret);
+  }
+  return opencl_traced_clGetMemAllocInfoINTEL(tracer_real, __builtin_return_address(0), context,
+                                              ptr, param_name, param_value_size, param_value,
+                                              param_value_size_ret);
+}
+
+/* clSetKernelArgMemPointerINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgMemPointerINTEL_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cl_kernel kernel, cl_uint arg_index,
+                                                          const void *arg_value) {
   if (!tracer_real)
     tracer_real = (opencl_clSetKernelArgMemPointerINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgMemPointerINTEL", (void **)&opencl_real.clSetKernelArgMemPointerINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
@@ -12651,20 +15934,36 @@ cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const 
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueMemFillINTEL: CL/cl_ext.h */
-cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, const void *pattern,
-                             size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
-                             const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMemFillINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueMemFillINTEL, __ATOMIC_ACQUIRE);
+/* clSetKernelArgMemPointerINTEL: CL/cl_ext.h */
+cl_int clSetKernelArgMemPointerINTEL(cl_kernel kernel, cl_uint arg_index, const void *arg_value) {
+  opencl_clSetKernelArgMemPointerINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clSetKernelArgMemPointerINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(kernel, arg_index, arg_value);
+  }
+  return opencl_traced_clSetKernelArgMemPointerINTEL(tracer_real, __builtin_return_address(0),
+                                                     kernel, arg_index, arg_value);
+}
+
+/* clEnqueueMemFillINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  cl_command_queue command_queue, void *dst_ptr,
+                                                  const void *pattern, size_t pattern_size,
+                                                  size_t size, cl_uint num_events_in_wait_list,
+                                                  const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemFillINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemFillINTEL", (void **)&opencl_real.clEnqueueMemFillINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12731,20 +16030,40 @@ cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, cons
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueMemcpyINTEL: CL/cl_ext.h */
-cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, void *dst_ptr,
-                            const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
-                            const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMemcpyINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueMemcpyINTEL, __ATOMIC_ACQUIRE);
+/* clEnqueueMemFillINTEL: CL/cl_ext.h */
+cl_int clEnqueueMemFillINTEL(cl_command_queue command_queue, void *dst_ptr, const void *pattern,
+                             size_t pattern_size, size_t size, cl_uint num_events_in_wait_list,
+                             const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMemFillINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMemFillINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueMemFillINTEL(tracer_real, __builtin_return_address(0),
+                                             command_queue, dst_ptr, pattern, pattern_size, size,
+                                             num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueMemcpyINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 cl_command_queue command_queue, cl_bool blocking,
+                                                 void *dst_ptr, const void *src_ptr, size_t size,
+                                                 cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemcpyINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemcpyINTEL", (void **)&opencl_real.clEnqueueMemcpyINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12811,20 +16130,41 @@ cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, vo
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueMemAdviseINTEL: CL/cl_ext.h */
-cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, size_t size,
-                               cl_mem_advice_intel advice, cl_uint num_events_in_wait_list,
-                               const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMemAdviseINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueMemAdviseINTEL, __ATOMIC_ACQUIRE);
+/* clEnqueueMemcpyINTEL: CL/cl_ext.h */
+cl_int clEnqueueMemcpyINTEL(cl_command_queue command_queue, cl_bool blocking, void *dst_ptr,
+                            const void *src_ptr, size_t size, cl_uint num_events_in_wait_list,
+                            const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMemcpyINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMemcpyINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueMemcpyINTEL(tracer_real, __builtin_return_address(0), command_queue,
+                                            blocking, dst_ptr, src_ptr, size,
+                                            num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueMemAdviseINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueMemAdviseINTEL(opencl_clEnqueueMemAdviseINTEL_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    cl_command_queue command_queue, const void *ptr,
+                                                    size_t size, cl_mem_advice_intel advice,
+                                                    cl_uint num_events_in_wait_list,
+                                                    const cl_event *event_wait_list,
+                                                    cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemAdviseINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemAdviseINTEL", (void **)&opencl_real.clEnqueueMemAdviseINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -12889,20 +16229,42 @@ cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, 
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueMigrateMemINTEL: CL/cl_ext.h */
-cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr, size_t size,
-                                cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
-                                const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMigrateMemINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueMigrateMemINTEL, __ATOMIC_ACQUIRE);
+/* clEnqueueMemAdviseINTEL: CL/cl_ext.h */
+cl_int clEnqueueMemAdviseINTEL(cl_command_queue command_queue, const void *ptr, size_t size,
+                               cl_mem_advice_intel advice, cl_uint num_events_in_wait_list,
+                               const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMemAdviseINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMemAdviseINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list,
+                       event);
+  }
+  return opencl_traced_clEnqueueMemAdviseINTEL(tracer_real, __builtin_return_address(0),
+                                               command_queue, ptr, size, advice,
+                                               num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueMigrateMemINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueMigrateMemINTEL(opencl_clEnqueueMigrateMemINTEL_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     cl_command_queue command_queue,
+                                                     const void *ptr, size_t size,
+                                                     cl_mem_migration_flags flags,
+                                                     cl_uint num_events_in_wait_list,
+                                                     const cl_event *event_wait_list,
+                                                     cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMigrateMemINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemINTEL", (void **)&opencl_real.clEnqueueMigrateMemINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -12967,20 +16329,40 @@ cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr,
   return tracer_args.tracer_result;
 }
 
-/* clEnqueueMemsetINTEL: CL/cl_ext.h */
-cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_int value,
-                            size_t size, cl_uint num_events_in_wait_list,
-                            const cl_event *event_wait_list, cl_event *event) {
-  opencl_clEnqueueMemsetINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clEnqueueMemsetINTEL, __ATOMIC_ACQUIRE);
+/* clEnqueueMigrateMemINTEL: CL/cl_ext.h */
+cl_int clEnqueueMigrateMemINTEL(cl_command_queue command_queue, const void *ptr, size_t size,
+                                cl_mem_migration_flags flags, cl_uint num_events_in_wait_list,
+                                const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMigrateMemINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMigrateMemINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list,
+                       event);
+  }
+  return opencl_traced_clEnqueueMigrateMemINTEL(tracer_real, __builtin_return_address(0),
+                                                command_queue, ptr, size, flags,
+                                                num_events_in_wait_list, event_wait_list, event);
+}
+
+/* clEnqueueMemsetINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clEnqueueMemsetINTEL(opencl_clEnqueueMemsetINTEL_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 cl_command_queue command_queue, void *dst_ptr,
+                                                 cl_int value, size_t size,
+                                                 cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list, cl_event *event) {
   if (!tracer_real)
     tracer_real = (opencl_clEnqueueMemsetINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemsetINTEL", (void **)&opencl_real.clEnqueueMemsetINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -13045,21 +16427,40 @@ cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_in
   return tracer_args.tracer_result;
 }
 
-/* clCreateBufferWithPropertiesINTEL: CL/cl_ext.h */
-cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
-                                         const cl_mem_properties_intel *properties,
-                                         cl_mem_flags flags, size_t size, void *host_ptr,
-                                         cl_int *errcode_ret) {
-  opencl_clCreateBufferWithPropertiesINTEL_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clCreateBufferWithPropertiesINTEL, __ATOMIC_ACQUIRE);
+/* clEnqueueMemsetINTEL: CL/cl_ext.h */
+cl_int clEnqueueMemsetINTEL(cl_command_queue command_queue, void *dst_ptr, cl_int value,
+                            size_t size, cl_uint num_events_in_wait_list,
+                            const cl_event *event_wait_list, cl_event *event) {
+  opencl_clEnqueueMemsetINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clEnqueueMemsetINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
+                       event_wait_list, event);
+  }
+  return opencl_traced_clEnqueueMemsetINTEL(tracer_real, __builtin_return_address(0), command_queue,
+                                            dst_ptr, value, size, num_events_in_wait_list,
+                                            event_wait_list, event);
+}
+
+/* clCreateBufferWithPropertiesINTEL, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_mem opencl_traced_clCreateBufferWithPropertiesINTEL(opencl_clCreateBufferWithPropertiesINTEL_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              cl_context context,
+                                                              const cl_mem_properties_intel *properties,
+                                                              cl_mem_flags flags, size_t size,
+                                                              void *host_ptr, cl_int *errcode_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clCreateBufferWithPropertiesINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithPropertiesINTEL", (void **)&opencl_real.clCreateBufferWithPropertiesINTEL);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -13105,23 +16506,45 @@ cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
   return tracer_args.tracer_result;
 }
 
-/* clGetImageRequirementsInfoEXT: CL/cl_ext.h */
-cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties *properties,
-                                     cl_mem_flags flags, const cl_image_format *image_format,
-                                     const cl_image_desc *image_desc,
-                                     cl_image_requirements_info_ext param_name,
-                                     size_t param_value_size, void *param_value,
-                                     size_t *param_value_size_ret) {
-  opencl_clGetImageRequirementsInfoEXT_fn *tracer_real =
-      __atomic_load_n(&opencl_real.clGetImageRequirementsInfoEXT, __ATOMIC_ACQUIRE);
+/* clCreateBufferWithPropertiesINTEL: CL/cl_ext.h */
+cl_mem clCreateBufferWithPropertiesINTEL(cl_context context,
+                                         const cl_mem_properties_intel *properties,
+                                         cl_mem_flags flags, size_t size, void *host_ptr,
+                                         cl_int *errcode_ret) {
+  opencl_clCreateBufferWithPropertiesINTEL_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clCreateBufferWithPropertiesINTEL, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
+  }
+  return opencl_traced_clCreateBufferWithPropertiesINTEL(tracer_real, __builtin_return_address(0),
+                                                         context, properties, flags, size, host_ptr,
+                                                         errcode_ret);
+}
+
+/* clGetImageRequirementsInfoEXT, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static cl_int opencl_traced_clGetImageRequirementsInfoEXT(opencl_clGetImageRequirementsInfoEXT_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          cl_context context,
+                                                          const cl_mem_properties *properties,
+                                                          cl_mem_flags flags,
+                                                          const cl_image_format *image_format,
+                                                          const cl_image_desc *image_desc,
+                                                          cl_image_requirements_info_ext param_name,
+                                                          size_t param_value_size,
+                                                          void *param_value,
+                                                          size_t *param_value_size_ret) {
   if (!tracer_real)
     tracer_real = (opencl_clGetImageRequirementsInfoEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageRequirementsInfoEXT", (void **)&opencl_real.clGetImageRequirementsInfoEXT);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, image_format, image_desc, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -13189,4 +16612,27 @@ cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties
     lttng_ust_tracepoint(lttng_ust_opencl, call, tracer_record);
   opencl_depth--;
   return tracer_args.tracer_result;
+}
+
+/* clGetImageRequirementsInfoEXT: CL/cl_ext.h */
+cl_int clGetImageRequirementsInfoEXT(cl_context context, const cl_mem_properties *properties,
+                                     cl_mem_flags flags, const cl_image_format *image_format,
+                                     const cl_image_desc *image_desc,
+                                     cl_image_requirements_info_ext param_name,
+                                     size_t param_value_size, void *param_value,
+                                     size_t *param_value_size_ret) {
+  opencl_clGetImageRequirementsInfoEXT_fn *tracer_real =
+      __atomic_load_n(&opencl_real.clGetImageRequirementsInfoEXT, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_opencl, call))) {
+    return tracer_real(context, properties, flags, image_format, image_desc, param_name,
+                       param_value_size, param_value, param_value_size_ret);
+  }
+  return opencl_traced_clGetImageRequirementsInfoEXT(tracer_real, __builtin_return_address(0),
+                                                     context, properties, flags, image_format,
+                                                     image_desc, param_name, param_value_size,
+                                                     param_value, param_value_size_ret);
 }

@@ -803,18 +803,17 @@ __attribute__((constructor)) static void openmpi_resolve_loaded(void) {
     tracer_code_of((const void *)openmpi_real.MPI_Abort, &openmpi_library_code);
 }
 
-/* MPI_Abort: mpi.h */
-int MPI_Abort(MPI_Comm comm, int errorcode) {
-  openmpi_MPI_Abort_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Abort, __ATOMIC_ACQUIRE);
+/* MPI_Abort, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_fn *tracer_real, const void *tracer_caller,
+                                    MPI_Comm comm, int errorcode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Abort_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Abort", (void **)&openmpi_real.MPI_Abort);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) &&
@@ -863,20 +862,34 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Accumulate: mpi.h */
-int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                   int target_rank, MPI_Aint target_disp, int target_count,
-                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  openmpi_MPI_Accumulate_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Accumulate, __ATOMIC_ACQUIRE);
+/* MPI_Abort: mpi.h */
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+  openmpi_MPI_Abort_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Abort, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, errorcode);
+  }
+  return openmpi_traced_MPI_Abort(tracer_real, __builtin_return_address(0), comm, errorcode);
+}
+
+/* MPI_Accumulate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Accumulate(openmpi_MPI_Accumulate_fn *tracer_real,
+                                         const void *tracer_caller, const void *origin_addr,
+                                         int origin_count, MPI_Datatype origin_datatype,
+                                         int target_rank, MPI_Aint target_disp, int target_count,
+                                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Accumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Accumulate", (void **)&openmpi_real.MPI_Accumulate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
@@ -946,18 +959,36 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
   return tracer_args.tracer_result;
 }
 
-/* MPI_Add_error_class: mpi.h */
-int MPI_Add_error_class(int *errorclass) {
-  openmpi_MPI_Add_error_class_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Add_error_class, __ATOMIC_ACQUIRE);
+/* MPI_Accumulate: mpi.h */
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                   int target_rank, MPI_Aint target_disp, int target_count,
+                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  openmpi_MPI_Accumulate_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Accumulate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype, op, win);
+  }
+  return openmpi_traced_MPI_Accumulate(tracer_real, __builtin_return_address(0), origin_addr,
+                                       origin_count, origin_datatype, target_rank, target_disp,
+                                       target_count, target_datatype, op, win);
+}
+
+/* MPI_Add_error_class, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tracer_real,
+                                              const void *tracer_caller, int *errorclass) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Add_error_class_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Add_error_class", (void **)&openmpi_real.MPI_Add_error_class);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) &&
@@ -1005,18 +1036,32 @@ int MPI_Add_error_class(int *errorclass) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Add_error_code: mpi.h */
-int MPI_Add_error_code(int errorclass, int *errorcode) {
-  openmpi_MPI_Add_error_code_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Add_error_code, __ATOMIC_ACQUIRE);
+/* MPI_Add_error_class: mpi.h */
+int MPI_Add_error_class(int *errorclass) {
+  openmpi_MPI_Add_error_class_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Add_error_class, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(errorclass);
+  }
+  return openmpi_traced_MPI_Add_error_class(tracer_real, __builtin_return_address(0), errorclass);
+}
+
+/* MPI_Add_error_code, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *tracer_real,
+                                             const void *tracer_caller, int errorclass,
+                                             int *errorcode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Add_error_code_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Add_error_code", (void **)&openmpi_real.MPI_Add_error_code);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorclass, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) &&
@@ -1066,18 +1111,33 @@ int MPI_Add_error_code(int errorclass, int *errorcode) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Add_error_string: mpi.h */
-int MPI_Add_error_string(int errorcode, const char *string) {
-  openmpi_MPI_Add_error_string_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Add_error_string, __ATOMIC_ACQUIRE);
+/* MPI_Add_error_code: mpi.h */
+int MPI_Add_error_code(int errorclass, int *errorcode) {
+  openmpi_MPI_Add_error_code_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Add_error_code, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(errorclass, errorcode);
+  }
+  return openmpi_traced_MPI_Add_error_code(tracer_real, __builtin_return_address(0), errorclass,
+                                           errorcode);
+}
+
+/* MPI_Add_error_string, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *tracer_real,
+                                               const void *tracer_caller, int errorcode,
+                                               const char *string) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Add_error_string_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Add_error_string", (void **)&openmpi_real.MPI_Add_error_string);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, string);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) &&
@@ -1126,19 +1186,34 @@ int MPI_Add_error_string(int errorcode, const char *string) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Allgather: mpi.h */
-int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  openmpi_MPI_Allgather_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Allgather, __ATOMIC_ACQUIRE);
+/* MPI_Add_error_string: mpi.h */
+int MPI_Add_error_string(int errorcode, const char *string) {
+  openmpi_MPI_Add_error_string_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Add_error_string, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(errorcode, string);
+  }
+  return openmpi_traced_MPI_Add_error_string(tracer_real, __builtin_return_address(0), errorcode,
+                                             string);
+}
+
+/* MPI_Allgather, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real,
+                                        const void *tracer_caller, const void *sendbuf,
+                                        int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Allgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Allgather", (void **)&openmpi_real.MPI_Allgather);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) &&
@@ -1201,19 +1276,36 @@ int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   return tracer_args.tracer_result;
 }
 
-/* MPI_Iallgather: mpi.h */
-int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Iallgather_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Iallgather, __ATOMIC_ACQUIRE);
+/* MPI_Allgather: mpi.h */
+int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  openmpi_MPI_Allgather_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Allgather, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  return openmpi_traced_MPI_Allgather(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                      sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+/* MPI_Iallgather, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real,
+                                         const void *tracer_caller, const void *sendbuf,
+                                         int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                         MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iallgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iallgather", (void **)&openmpi_real.MPI_Iallgather);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) &&
@@ -1280,19 +1372,36 @@ int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   return tracer_args.tracer_result;
 }
 
-/* MPI_Allgatherv: mpi.h */
-int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  openmpi_MPI_Allgatherv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Allgatherv, __ATOMIC_ACQUIRE);
+/* MPI_Iallgather: mpi.h */
+int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Iallgather_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Iallgather, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  }
+  return openmpi_traced_MPI_Iallgather(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                       sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+/* MPI_Allgatherv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real,
+                                         const void *tracer_caller, const void *sendbuf,
+                                         int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                         const int recvcounts[], const int displs[],
+                                         MPI_Datatype recvtype, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Allgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Allgatherv", (void **)&openmpi_real.MPI_Allgatherv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) &&
@@ -1358,20 +1467,37 @@ int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, vo
   return tracer_args.tracer_result;
 }
 
-/* MPI_Iallgatherv: mpi.h */
-int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                    MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Iallgatherv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Iallgatherv, __ATOMIC_ACQUIRE);
+/* MPI_Allgatherv: mpi.h */
+int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  openmpi_MPI_Allgatherv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Allgatherv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  }
+  return openmpi_traced_MPI_Allgatherv(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                       sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+/* MPI_Iallgatherv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_real,
+                                          const void *tracer_caller, const void *sendbuf,
+                                          int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                          const int recvcounts[], const int displs[],
+                                          MPI_Datatype recvtype, MPI_Comm comm,
+                                          MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iallgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iallgatherv", (void **)&openmpi_real.MPI_Iallgatherv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -1442,18 +1568,37 @@ int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, v
   return tracer_args.tracer_result;
 }
 
-/* MPI_Alloc_mem: mpi.h */
-int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
-  openmpi_MPI_Alloc_mem_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Alloc_mem, __ATOMIC_ACQUIRE);
+/* MPI_Iallgatherv: mpi.h */
+int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                    const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                    MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Iallgatherv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Iallgatherv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                       request);
+  }
+  return openmpi_traced_MPI_Iallgatherv(tracer_real, __builtin_return_address(0), sendbuf,
+                                        sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                                        comm, request);
+}
+
+/* MPI_Alloc_mem, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Aint size, MPI_Info info,
+                                        void *baseptr) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Alloc_mem_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alloc_mem", (void **)&openmpi_real.MPI_Alloc_mem);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, info, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) &&
@@ -1504,19 +1649,33 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Allreduce: mpi.h */
-int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                  MPI_Comm comm) {
-  openmpi_MPI_Allreduce_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Allreduce, __ATOMIC_ACQUIRE);
+/* MPI_Alloc_mem: mpi.h */
+int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr) {
+  openmpi_MPI_Alloc_mem_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Alloc_mem, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(size, info, baseptr);
+  }
+  return openmpi_traced_MPI_Alloc_mem(tracer_real, __builtin_return_address(0), size, info, baseptr);
+}
+
+/* MPI_Allreduce, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real,
+                                        const void *tracer_caller, const void *sendbuf,
+                                        void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                        MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Allreduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Allreduce", (void **)&openmpi_real.MPI_Allreduce);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) &&
@@ -1576,19 +1735,35 @@ int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype da
   return tracer_args.tracer_result;
 }
 
-/* MPI_Iallreduce: mpi.h */
-int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                   MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Iallreduce_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Iallreduce, __ATOMIC_ACQUIRE);
+/* MPI_Allreduce: mpi.h */
+int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                  MPI_Comm comm) {
+  openmpi_MPI_Allreduce_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Allreduce, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
+  }
+  return openmpi_traced_MPI_Allreduce(tracer_real, __builtin_return_address(0), sendbuf, recvbuf,
+                                      count, datatype, op, comm);
+}
+
+/* MPI_Iallreduce, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real,
+                                         const void *tracer_caller, const void *sendbuf,
+                                         void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                                         MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iallreduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iallreduce", (void **)&openmpi_real.MPI_Iallreduce);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) &&
@@ -1651,19 +1826,35 @@ int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype d
   return tracer_args.tracer_result;
 }
 
-/* MPI_Alltoall: mpi.h */
-int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  openmpi_MPI_Alltoall_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Alltoall, __ATOMIC_ACQUIRE);
+/* MPI_Iallreduce: mpi.h */
+int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                   MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Iallreduce_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Iallreduce, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
+  }
+  return openmpi_traced_MPI_Iallreduce(tracer_real, __builtin_return_address(0), sendbuf, recvbuf,
+                                       count, datatype, op, comm, request);
+}
+
+/* MPI_Alltoall, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real,
+                                       const void *tracer_caller, const void *sendbuf,
+                                       int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Alltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alltoall", (void **)&openmpi_real.MPI_Alltoall);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) &&
@@ -1726,19 +1917,36 @@ int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ialltoall: mpi.h */
-int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Ialltoall_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ialltoall, __ATOMIC_ACQUIRE);
+/* MPI_Alltoall: mpi.h */
+int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  openmpi_MPI_Alltoall_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Alltoall, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  return openmpi_traced_MPI_Alltoall(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                     sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+/* MPI_Ialltoall, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real,
+                                        const void *tracer_caller, const void *sendbuf,
+                                        int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ialltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ialltoall", (void **)&openmpi_real.MPI_Ialltoall);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) &&
@@ -1805,20 +2013,37 @@ int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, voi
   return tracer_args.tracer_result;
 }
 
-/* MPI_Alltoallv: mpi.h */
-int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
-                  MPI_Datatype recvtype, MPI_Comm comm) {
-  openmpi_MPI_Alltoallv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Alltoallv, __ATOMIC_ACQUIRE);
+/* MPI_Ialltoall: mpi.h */
+int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Ialltoall_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ialltoall, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  }
+  return openmpi_traced_MPI_Ialltoall(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                      sendtype, recvbuf, recvcount, recvtype, comm, request);
+}
+
+/* MPI_Alltoallv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real,
+                                        const void *tracer_caller, const void *sendbuf,
+                                        const int sendcounts[], const int sdispls[],
+                                        MPI_Datatype sendtype, void *recvbuf,
+                                        const int recvcounts[], const int rdispls[],
+                                        MPI_Datatype recvtype, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Alltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alltoallv", (void **)&openmpi_real.MPI_Alltoallv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -1887,20 +2112,40 @@ int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ialltoallv: mpi.h */
-int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Ialltoallv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ialltoallv, __ATOMIC_ACQUIRE);
+/* MPI_Alltoallv: mpi.h */
+int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+  openmpi_MPI_Alltoallv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Alltoallv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                       recvtype, comm);
+  }
+  return openmpi_traced_MPI_Alltoallv(tracer_real, __builtin_return_address(0), sendbuf, sendcounts,
+                                      sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype,
+                                      comm);
+}
+
+/* MPI_Ialltoallv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real,
+                                         const void *tracer_caller, const void *sendbuf,
+                                         const int sendcounts[], const int sdispls[],
+                                         MPI_Datatype sendtype, void *recvbuf,
+                                         const int recvcounts[], const int rdispls[],
+                                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ialltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ialltoallv", (void **)&openmpi_real.MPI_Ialltoallv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -1972,20 +2217,40 @@ int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispl
   return tracer_args.tracer_result;
 }
 
-/* MPI_Alltoallw: mpi.h */
-int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  openmpi_MPI_Alltoallw_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Alltoallw, __ATOMIC_ACQUIRE);
+/* MPI_Ialltoallv: mpi.h */
+int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                   const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Ialltoallv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ialltoallv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                       recvtype, comm, request);
+  }
+  return openmpi_traced_MPI_Ialltoallv(tracer_real, __builtin_return_address(0), sendbuf,
+                                       sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                       recvtype, comm, request);
+}
+
+/* MPI_Alltoallw, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real,
+                                        const void *tracer_caller, const void *sendbuf,
+                                        const int sendcounts[], const int sdispls[],
+                                        const MPI_Datatype sendtypes[], void *recvbuf,
+                                        const int recvcounts[], const int rdispls[],
+                                        const MPI_Datatype recvtypes[], MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Alltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alltoallw", (void **)&openmpi_real.MPI_Alltoallw);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -2054,21 +2319,41 @@ int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ialltoallw: mpi.h */
-int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                   MPI_Request *request) {
-  openmpi_MPI_Ialltoallw_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ialltoallw, __ATOMIC_ACQUIRE);
+/* MPI_Alltoallw: mpi.h */
+int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                  const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                  const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  openmpi_MPI_Alltoallw_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Alltoallw, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                       recvtypes, comm);
+  }
+  return openmpi_traced_MPI_Alltoallw(tracer_real, __builtin_return_address(0), sendbuf, sendcounts,
+                                      sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes,
+                                      comm);
+}
+
+/* MPI_Ialltoallw, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real,
+                                         const void *tracer_caller, const void *sendbuf,
+                                         const int sendcounts[], const int sdispls[],
+                                         const MPI_Datatype sendtypes[], void *recvbuf,
+                                         const int recvcounts[], const int rdispls[],
+                                         const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                         MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ialltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ialltoallw", (void **)&openmpi_real.MPI_Ialltoallw);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -2140,18 +2425,37 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
   return tracer_args.tracer_result;
 }
 
-/* MPI_Barrier: mpi.h */
-int MPI_Barrier(MPI_Comm comm) {
-  openmpi_MPI_Barrier_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Barrier, __ATOMIC_ACQUIRE);
+/* MPI_Ialltoallw: mpi.h */
+int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                   const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                   MPI_Request *request) {
+  openmpi_MPI_Ialltoallw_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ialltoallw, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                       recvtypes, comm, request);
+  }
+  return openmpi_traced_MPI_Ialltoallw(tracer_real, __builtin_return_address(0), sendbuf,
+                                       sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                       recvtypes, comm, request);
+}
+
+/* MPI_Barrier, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barrier_fn *tracer_real,
+                                      const void *tracer_caller, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Barrier_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Barrier", (void **)&openmpi_real.MPI_Barrier);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) &&
@@ -2198,18 +2502,32 @@ int MPI_Barrier(MPI_Comm comm) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ibarrier: mpi.h */
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Ibarrier_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ibarrier, __ATOMIC_ACQUIRE);
+/* MPI_Barrier: mpi.h */
+int MPI_Barrier(MPI_Comm comm) {
+  openmpi_MPI_Barrier_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Barrier, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm);
+  }
+  return openmpi_traced_MPI_Barrier(tracer_real, __builtin_return_address(0), comm);
+}
+
+/* MPI_Ibarrier, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Comm comm,
+                                       MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ibarrier_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ibarrier", (void **)&openmpi_real.MPI_Ibarrier);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) &&
@@ -2259,18 +2577,32 @@ int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Bcast: mpi.h */
-int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
-  openmpi_MPI_Bcast_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Bcast, __ATOMIC_ACQUIRE);
+/* MPI_Ibarrier: mpi.h */
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Ibarrier_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ibarrier, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, request);
+  }
+  return openmpi_traced_MPI_Ibarrier(tracer_real, __builtin_return_address(0), comm, request);
+}
+
+/* MPI_Bcast, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const void *tracer_caller,
+                                    void *buffer, int count, MPI_Datatype datatype, int root,
+                                    MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Bcast_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Bcast", (void **)&openmpi_real.MPI_Bcast);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) &&
@@ -2327,18 +2659,33 @@ int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm
   return tracer_args.tracer_result;
 }
 
-/* MPI_Bsend: mpi.h */
-int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  openmpi_MPI_Bsend_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Bsend, __ATOMIC_ACQUIRE);
+/* MPI_Bcast: mpi.h */
+int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm) {
+  openmpi_MPI_Bcast_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Bcast, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buffer, count, datatype, root, comm);
+  }
+  return openmpi_traced_MPI_Bcast(tracer_real, __builtin_return_address(0), buffer, count, datatype,
+                                  root, comm);
+}
+
+/* MPI_Bsend, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_fn *tracer_real, const void *tracer_caller,
+                                    const void *buf, int count, MPI_Datatype datatype, int dest,
+                                    int tag, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Bsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Bsend", (void **)&openmpi_real.MPI_Bsend);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) &&
@@ -2397,19 +2744,33 @@ int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ibcast: mpi.h */
-int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
-               MPI_Request *request) {
-  openmpi_MPI_Ibcast_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ibcast, __ATOMIC_ACQUIRE);
+/* MPI_Bsend: mpi.h */
+int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  openmpi_MPI_Bsend_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Bsend, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, tag, comm);
+  }
+  return openmpi_traced_MPI_Bsend(tracer_real, __builtin_return_address(0), buf, count, datatype,
+                                  dest, tag, comm);
+}
+
+/* MPI_Ibcast, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const void *tracer_caller,
+                                     void *buffer, int count, MPI_Datatype datatype, int root,
+                                     MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ibcast_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ibcast", (void **)&openmpi_real.MPI_Ibcast);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) &&
@@ -2470,19 +2831,35 @@ int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Com
   return tracer_args.tracer_result;
 }
 
-/* MPI_Bsend_init: mpi.h */
-int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Bsend_init_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Bsend_init, __ATOMIC_ACQUIRE);
+/* MPI_Ibcast: mpi.h */
+int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+               MPI_Request *request) {
+  openmpi_MPI_Ibcast_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ibcast, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buffer, count, datatype, root, comm, request);
+  }
+  return openmpi_traced_MPI_Ibcast(tracer_real, __builtin_return_address(0), buffer, count,
+                                   datatype, root, comm, request);
+}
+
+/* MPI_Bsend_init, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real,
+                                         const void *tracer_caller, const void *buf, int count,
+                                         MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                                         MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Bsend_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Bsend_init", (void **)&openmpi_real.MPI_Bsend_init);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) &&
@@ -2545,18 +2922,33 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Buffer_attach: mpi.h */
-int MPI_Buffer_attach(void *buffer, int size) {
-  openmpi_MPI_Buffer_attach_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Buffer_attach, __ATOMIC_ACQUIRE);
+/* MPI_Bsend_init: mpi.h */
+int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Bsend_init_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Bsend_init, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, tag, comm, request);
+  }
+  return openmpi_traced_MPI_Bsend_init(tracer_real, __builtin_return_address(0), buf, count,
+                                       datatype, dest, tag, comm, request);
+}
+
+/* MPI_Buffer_attach, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer_real,
+                                            const void *tracer_caller, void *buffer, int size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Buffer_attach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Buffer_attach", (void **)&openmpi_real.MPI_Buffer_attach);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) &&
@@ -2605,18 +2997,31 @@ int MPI_Buffer_attach(void *buffer, int size) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Buffer_detach: mpi.h */
-int MPI_Buffer_detach(void *buffer, int *size) {
-  openmpi_MPI_Buffer_detach_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Buffer_detach, __ATOMIC_ACQUIRE);
+/* MPI_Buffer_attach: mpi.h */
+int MPI_Buffer_attach(void *buffer, int size) {
+  openmpi_MPI_Buffer_attach_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Buffer_attach, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buffer, size);
+  }
+  return openmpi_traced_MPI_Buffer_attach(tracer_real, __builtin_return_address(0), buffer, size);
+}
+
+/* MPI_Buffer_detach, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer_real,
+                                            const void *tracer_caller, void *buffer, int *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Buffer_detach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Buffer_detach", (void **)&openmpi_real.MPI_Buffer_detach);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) &&
@@ -2666,18 +3071,31 @@ int MPI_Buffer_detach(void *buffer, int *size) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Cancel: mpi.h */
-int MPI_Cancel(MPI_Request *request) {
-  openmpi_MPI_Cancel_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Cancel, __ATOMIC_ACQUIRE);
+/* MPI_Buffer_detach: mpi.h */
+int MPI_Buffer_detach(void *buffer, int *size) {
+  openmpi_MPI_Buffer_detach_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Buffer_detach, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buffer, size);
+  }
+  return openmpi_traced_MPI_Buffer_detach(tracer_real, __builtin_return_address(0), buffer, size);
+}
+
+/* MPI_Cancel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cancel_fn *tracer_real, const void *tracer_caller,
+                                     MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cancel_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cancel", (void **)&openmpi_real.MPI_Cancel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) &&
@@ -2725,18 +3143,32 @@ int MPI_Cancel(MPI_Request *request) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Cart_coords: mpi.h */
-int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
-  openmpi_MPI_Cart_coords_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Cart_coords, __ATOMIC_ACQUIRE);
+/* MPI_Cancel: mpi.h */
+int MPI_Cancel(MPI_Request *request) {
+  openmpi_MPI_Cancel_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Cancel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(request);
+  }
+  return openmpi_traced_MPI_Cancel(tracer_real, __builtin_return_address(0), request);
+}
+
+/* MPI_Cart_coords, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_real,
+                                          const void *tracer_caller, MPI_Comm comm, int rank,
+                                          int maxdims, int coords[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_coords_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_coords", (void **)&openmpi_real.MPI_Cart_coords);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxdims, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) &&
@@ -2790,19 +3222,34 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Cart_create: mpi.h */
-int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[],
-                    int reorder, MPI_Comm *comm_cart) {
-  openmpi_MPI_Cart_create_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Cart_create, __ATOMIC_ACQUIRE);
+/* MPI_Cart_coords: mpi.h */
+int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
+  openmpi_MPI_Cart_coords_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Cart_coords, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, rank, maxdims, coords);
+  }
+  return openmpi_traced_MPI_Cart_coords(tracer_real, __builtin_return_address(0), comm, rank,
+                                        maxdims, coords);
+}
+
+/* MPI_Cart_create, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_real,
+                                          const void *tracer_caller, MPI_Comm old_comm, int ndims,
+                                          const int dims[], const int periods[], int reorder,
+                                          MPI_Comm *comm_cart) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_create", (void **)&openmpi_real.MPI_Cart_create);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(old_comm, ndims, dims, periods, reorder, comm_cart);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) &&
@@ -2862,18 +3309,34 @@ int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int pe
   return tracer_args.tracer_result;
 }
 
-/* MPI_Cart_get: mpi.h */
-int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
-  openmpi_MPI_Cart_get_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Cart_get, __ATOMIC_ACQUIRE);
+/* MPI_Cart_create: mpi.h */
+int MPI_Cart_create(MPI_Comm old_comm, int ndims, const int dims[], const int periods[],
+                    int reorder, MPI_Comm *comm_cart) {
+  openmpi_MPI_Cart_create_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Cart_create, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(old_comm, ndims, dims, periods, reorder, comm_cart);
+  }
+  return openmpi_traced_MPI_Cart_create(tracer_real, __builtin_return_address(0), old_comm, ndims,
+                                        dims, periods, reorder, comm_cart);
+}
+
+/* MPI_Cart_get, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Comm comm, int maxdims,
+                                       int dims[], int periods[], int coords[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_get", (void **)&openmpi_real.MPI_Cart_get);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxdims, dims, periods, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) &&
@@ -2929,18 +3392,33 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
   return tracer_args.tracer_result;
 }
 
-/* MPI_Cart_map: mpi.h */
-int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) {
-  openmpi_MPI_Cart_map_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Cart_map, __ATOMIC_ACQUIRE);
+/* MPI_Cart_get: mpi.h */
+int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
+  openmpi_MPI_Cart_get_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Cart_get, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, maxdims, dims, periods, coords);
+  }
+  return openmpi_traced_MPI_Cart_get(tracer_real, __builtin_return_address(0), comm, maxdims, dims,
+                                     periods, coords);
+}
+
+/* MPI_Cart_map, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Comm comm, int ndims,
+                                       const int dims[], const int periods[], int *newrank) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_map_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_map", (void **)&openmpi_real.MPI_Cart_map);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, ndims, dims, periods, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) &&
@@ -2997,18 +3475,33 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
   return tracer_args.tracer_result;
 }
 
-/* MPI_Cart_rank: mpi.h */
-int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
-  openmpi_MPI_Cart_rank_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Cart_rank, __ATOMIC_ACQUIRE);
+/* MPI_Cart_map: mpi.h */
+int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int *newrank) {
+  openmpi_MPI_Cart_map_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Cart_map, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, ndims, dims, periods, newrank);
+  }
+  return openmpi_traced_MPI_Cart_map(tracer_real, __builtin_return_address(0), comm, ndims, dims,
+                                     periods, newrank);
+}
+
+/* MPI_Cart_rank, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Comm comm,
+                                        const int coords[], int *rank) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_rank_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_rank", (void **)&openmpi_real.MPI_Cart_rank);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, coords, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) &&
@@ -3060,18 +3553,32 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Cart_shift: mpi.h */
-int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) {
-  openmpi_MPI_Cart_shift_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Cart_shift, __ATOMIC_ACQUIRE);
+/* MPI_Cart_rank: mpi.h */
+int MPI_Cart_rank(MPI_Comm comm, const int coords[], int *rank) {
+  openmpi_MPI_Cart_rank_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Cart_rank, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, coords, rank);
+  }
+  return openmpi_traced_MPI_Cart_rank(tracer_real, __builtin_return_address(0), comm, coords, rank);
+}
+
+/* MPI_Cart_shift, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real,
+                                         const void *tracer_caller, MPI_Comm comm, int direction,
+                                         int disp, int *rank_source, int *rank_dest) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_shift_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_shift", (void **)&openmpi_real.MPI_Cart_shift);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, direction, disp, rank_source, rank_dest);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) &&
@@ -3129,18 +3636,33 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
   return tracer_args.tracer_result;
 }
 
-/* MPI_Cart_sub: mpi.h */
-int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) {
-  openmpi_MPI_Cart_sub_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Cart_sub, __ATOMIC_ACQUIRE);
+/* MPI_Cart_shift: mpi.h */
+int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int *rank_dest) {
+  openmpi_MPI_Cart_shift_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Cart_shift, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, direction, disp, rank_source, rank_dest);
+  }
+  return openmpi_traced_MPI_Cart_shift(tracer_real, __builtin_return_address(0), comm, direction,
+                                       disp, rank_source, rank_dest);
+}
+
+/* MPI_Cart_sub, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Comm comm,
+                                       const int remain_dims[], MPI_Comm *new_comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cart_sub_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_sub", (void **)&openmpi_real.MPI_Cart_sub);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, remain_dims, new_comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) &&
@@ -3193,18 +3715,32 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Cartdim_get: mpi.h */
-int MPI_Cartdim_get(MPI_Comm comm, int *ndims) {
-  openmpi_MPI_Cartdim_get_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Cartdim_get, __ATOMIC_ACQUIRE);
+/* MPI_Cart_sub: mpi.h */
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) {
+  openmpi_MPI_Cart_sub_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Cart_sub, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, remain_dims, new_comm);
+  }
+  return openmpi_traced_MPI_Cart_sub(tracer_real, __builtin_return_address(0), comm, remain_dims,
+                                     new_comm);
+}
+
+/* MPI_Cartdim_get, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_real,
+                                          const void *tracer_caller, MPI_Comm comm, int *ndims) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Cartdim_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cartdim_get", (void **)&openmpi_real.MPI_Cartdim_get);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, ndims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) &&
@@ -3254,18 +3790,31 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Close_port: mpi.h */
-int MPI_Close_port(const char *port_name) {
-  openmpi_MPI_Close_port_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Close_port, __ATOMIC_ACQUIRE);
+/* MPI_Cartdim_get: mpi.h */
+int MPI_Cartdim_get(MPI_Comm comm, int *ndims) {
+  openmpi_MPI_Cartdim_get_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Cartdim_get, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, ndims);
+  }
+  return openmpi_traced_MPI_Cartdim_get(tracer_real, __builtin_return_address(0), comm, ndims);
+}
+
+/* MPI_Close_port, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real,
+                                         const void *tracer_caller, const char *port_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Close_port_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Close_port", (void **)&openmpi_real.MPI_Close_port);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) &&
@@ -3312,18 +3861,32 @@ int MPI_Close_port(const char *port_name) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_accept: mpi.h */
-int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
-  openmpi_MPI_Comm_accept_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_accept, __ATOMIC_ACQUIRE);
+/* MPI_Close_port: mpi.h */
+int MPI_Close_port(const char *port_name) {
+  openmpi_MPI_Close_port_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Close_port, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(port_name);
+  }
+  return openmpi_traced_MPI_Close_port(tracer_real, __builtin_return_address(0), port_name);
+}
+
+/* MPI_Comm_accept, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_real,
+                                          const void *tracer_caller, const char *port_name,
+                                          MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_accept_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_accept", (void **)&openmpi_real.MPI_Comm_accept);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) &&
@@ -3380,18 +3943,33 @@ int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm com
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_call_errhandler: mpi.h */
-int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
-  openmpi_MPI_Comm_call_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_call_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_Comm_accept: mpi.h */
+int MPI_Comm_accept(const char *port_name, MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
+  openmpi_MPI_Comm_accept_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_accept, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(port_name, info, root, comm, newcomm);
+  }
+  return openmpi_traced_MPI_Comm_accept(tracer_real, __builtin_return_address(0), port_name, info,
+                                        root, comm, newcomm);
+}
+
+/* MPI_Comm_call_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhandler_fn *tracer_real,
+                                                   const void *tracer_caller, MPI_Comm comm,
+                                                   int errorcode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_call_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_call_errhandler", (void **)&openmpi_real.MPI_Comm_call_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) &&
@@ -3440,18 +4018,33 @@ int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_compare: mpi.h */
-int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
-  openmpi_MPI_Comm_compare_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_compare, __ATOMIC_ACQUIRE);
+/* MPI_Comm_call_errhandler: mpi.h */
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
+  openmpi_MPI_Comm_call_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_call_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, errorcode);
+  }
+  return openmpi_traced_MPI_Comm_call_errhandler(tracer_real, __builtin_return_address(0), comm,
+                                                 errorcode);
+}
+
+/* MPI_Comm_compare, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_real,
+                                           const void *tracer_caller, MPI_Comm comm1,
+                                           MPI_Comm comm2, int *result) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_compare_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_compare", (void **)&openmpi_real.MPI_Comm_compare);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm1, comm2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) &&
@@ -3503,19 +4096,34 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_connect: mpi.h */
-int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
-                     MPI_Comm *newcomm) {
-  openmpi_MPI_Comm_connect_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_connect, __ATOMIC_ACQUIRE);
+/* MPI_Comm_compare: mpi.h */
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result) {
+  openmpi_MPI_Comm_compare_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_compare, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm1, comm2, result);
+  }
+  return openmpi_traced_MPI_Comm_compare(tracer_real, __builtin_return_address(0), comm1, comm2,
+                                         result);
+}
+
+/* MPI_Comm_connect, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_real,
+                                           const void *tracer_caller, const char *port_name,
+                                           MPI_Info info, int root, MPI_Comm comm,
+                                           MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_connect_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_connect", (void **)&openmpi_real.MPI_Comm_connect);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) &&
@@ -3572,18 +4180,35 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_create_errhandler: mpi.h */
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler) {
-  openmpi_MPI_Comm_create_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_create_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_Comm_connect: mpi.h */
+int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm comm,
+                     MPI_Comm *newcomm) {
+  openmpi_MPI_Comm_connect_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_connect, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(port_name, info, root, comm, newcomm);
+  }
+  return openmpi_traced_MPI_Comm_connect(tracer_real, __builtin_return_address(0), port_name, info,
+                                         root, comm, newcomm);
+}
+
+/* MPI_Comm_create_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_create_errhandler(openmpi_MPI_Comm_create_errhandler_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     MPI_Comm_errhandler_function *function,
+                                                     MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_create_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create_errhandler", (void **)&openmpi_real.MPI_Comm_create_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) &&
@@ -3633,20 +4258,35 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errha
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_create_keyval: mpi.h */
-int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
-                           MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
-                           void *extra_state) {
-  openmpi_MPI_Comm_create_keyval_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_create_keyval, __ATOMIC_ACQUIRE);
+/* MPI_Comm_create_errhandler: mpi.h */
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function *function, MPI_Errhandler *errhandler) {
+  openmpi_MPI_Comm_create_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_create_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(function, errhandler);
+  }
+  return openmpi_traced_MPI_Comm_create_errhandler(tracer_real, __builtin_return_address(0),
+                                                   function, errhandler);
+}
+
+/* MPI_Comm_create_keyval, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_create_keyval(openmpi_MPI_Comm_create_keyval_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                                                 MPI_Comm_delete_attr_function *comm_delete_attr_fn,
+                                                 int *comm_keyval, void *extra_state) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_create_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create_keyval", (void **)&openmpi_real.MPI_Comm_create_keyval);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) &&
@@ -3702,18 +4342,36 @@ int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_create_group: mpi.h */
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
-  openmpi_MPI_Comm_create_group_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_create_group, __ATOMIC_ACQUIRE);
+/* MPI_Comm_create_keyval: mpi.h */
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function *comm_copy_attr_fn,
+                           MPI_Comm_delete_attr_function *comm_delete_attr_fn, int *comm_keyval,
+                           void *extra_state) {
+  openmpi_MPI_Comm_create_keyval_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_create_keyval, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
+  }
+  return openmpi_traced_MPI_Comm_create_keyval(tracer_real, __builtin_return_address(0),
+                                               comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval,
+                                               extra_state);
+}
+
+/* MPI_Comm_create_group, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn *tracer_real,
+                                                const void *tracer_caller, MPI_Comm comm,
+                                                MPI_Group group, int tag, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_create_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create_group", (void **)&openmpi_real.MPI_Comm_create_group);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group, tag, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) &&
@@ -3768,18 +4426,33 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_create: mpi.h */
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
-  openmpi_MPI_Comm_create_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_create, __ATOMIC_ACQUIRE);
+/* MPI_Comm_create_group: mpi.h */
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm) {
+  openmpi_MPI_Comm_create_group_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_create_group, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, group, tag, newcomm);
+  }
+  return openmpi_traced_MPI_Comm_create_group(tracer_real, __builtin_return_address(0), comm, group,
+                                              tag, newcomm);
+}
+
+/* MPI_Comm_create, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_real,
+                                          const void *tracer_caller, MPI_Comm comm, MPI_Group group,
+                                          MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create", (void **)&openmpi_real.MPI_Comm_create);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) &&
@@ -3831,18 +4504,33 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_delete_attr: mpi.h */
-int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
-  openmpi_MPI_Comm_delete_attr_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_delete_attr, __ATOMIC_ACQUIRE);
+/* MPI_Comm_create: mpi.h */
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm) {
+  openmpi_MPI_Comm_create_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_create, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, group, newcomm);
+  }
+  return openmpi_traced_MPI_Comm_create(tracer_real, __builtin_return_address(0), comm, group,
+                                        newcomm);
+}
+
+/* MPI_Comm_delete_attr, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *tracer_real,
+                                               const void *tracer_caller, MPI_Comm comm,
+                                               int comm_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_delete_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_delete_attr", (void **)&openmpi_real.MPI_Comm_delete_attr);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) &&
@@ -3891,18 +4579,32 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_disconnect: mpi.h */
-int MPI_Comm_disconnect(MPI_Comm *comm) {
-  openmpi_MPI_Comm_disconnect_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_disconnect, __ATOMIC_ACQUIRE);
+/* MPI_Comm_delete_attr: mpi.h */
+int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
+  openmpi_MPI_Comm_delete_attr_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_delete_attr, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, comm_keyval);
+  }
+  return openmpi_traced_MPI_Comm_delete_attr(tracer_real, __builtin_return_address(0), comm,
+                                             comm_keyval);
+}
+
+/* MPI_Comm_disconnect, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tracer_real,
+                                              const void *tracer_caller, MPI_Comm *comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_disconnect_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_disconnect", (void **)&openmpi_real.MPI_Comm_disconnect);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) &&
@@ -3950,18 +4652,31 @@ int MPI_Comm_disconnect(MPI_Comm *comm) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_dup: mpi.h */
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
-  openmpi_MPI_Comm_dup_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_dup, __ATOMIC_ACQUIRE);
+/* MPI_Comm_disconnect: mpi.h */
+int MPI_Comm_disconnect(MPI_Comm *comm) {
+  openmpi_MPI_Comm_disconnect_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_disconnect, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm);
+  }
+  return openmpi_traced_MPI_Comm_disconnect(tracer_real, __builtin_return_address(0), comm);
+}
+
+/* MPI_Comm_dup, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Comm comm, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_dup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_dup", (void **)&openmpi_real.MPI_Comm_dup);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) &&
@@ -4011,18 +4726,32 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_idup: mpi.h */
-int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
-  openmpi_MPI_Comm_idup_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_idup, __ATOMIC_ACQUIRE);
+/* MPI_Comm_dup: mpi.h */
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm) {
+  openmpi_MPI_Comm_dup_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_dup, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, newcomm);
+  }
+  return openmpi_traced_MPI_Comm_dup(tracer_real, __builtin_return_address(0), comm, newcomm);
+}
+
+/* MPI_Comm_idup, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Comm comm, MPI_Comm *newcomm,
+                                        MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_idup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_idup", (void **)&openmpi_real.MPI_Comm_idup);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) &&
@@ -4076,18 +4805,33 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_dup_with_info: mpi.h */
-int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
-  openmpi_MPI_Comm_dup_with_info_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_dup_with_info, __ATOMIC_ACQUIRE);
+/* MPI_Comm_idup: mpi.h */
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request) {
+  openmpi_MPI_Comm_idup_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_idup, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, newcomm, request);
+  }
+  return openmpi_traced_MPI_Comm_idup(tracer_real, __builtin_return_address(0), comm, newcomm,
+                                      request);
+}
+
+/* MPI_Comm_dup_with_info, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_Comm comm,
+                                                 MPI_Info info, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_dup_with_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_dup_with_info", (void **)&openmpi_real.MPI_Comm_dup_with_info);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) &&
@@ -4139,18 +4883,32 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_free_keyval: mpi.h */
-int MPI_Comm_free_keyval(int *comm_keyval) {
-  openmpi_MPI_Comm_free_keyval_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_free_keyval, __ATOMIC_ACQUIRE);
+/* MPI_Comm_dup_with_info: mpi.h */
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
+  openmpi_MPI_Comm_dup_with_info_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_dup_with_info, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, info, newcomm);
+  }
+  return openmpi_traced_MPI_Comm_dup_with_info(tracer_real, __builtin_return_address(0), comm, info,
+                                               newcomm);
+}
+
+/* MPI_Comm_free_keyval, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *tracer_real,
+                                               const void *tracer_caller, int *comm_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_free_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_free_keyval", (void **)&openmpi_real.MPI_Comm_free_keyval);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) &&
@@ -4198,18 +4956,31 @@ int MPI_Comm_free_keyval(int *comm_keyval) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_free: mpi.h */
-int MPI_Comm_free(MPI_Comm *comm) {
-  openmpi_MPI_Comm_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_free, __ATOMIC_ACQUIRE);
+/* MPI_Comm_free_keyval: mpi.h */
+int MPI_Comm_free_keyval(int *comm_keyval) {
+  openmpi_MPI_Comm_free_keyval_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_free_keyval, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm_keyval);
+  }
+  return openmpi_traced_MPI_Comm_free_keyval(tracer_real, __builtin_return_address(0), comm_keyval);
+}
+
+/* MPI_Comm_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Comm *comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_free", (void **)&openmpi_real.MPI_Comm_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) &&
@@ -4257,18 +5028,32 @@ int MPI_Comm_free(MPI_Comm *comm) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_get_attr: mpi.h */
-int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) {
-  openmpi_MPI_Comm_get_attr_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_get_attr, __ATOMIC_ACQUIRE);
+/* MPI_Comm_free: mpi.h */
+int MPI_Comm_free(MPI_Comm *comm) {
+  openmpi_MPI_Comm_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm);
+  }
+  return openmpi_traced_MPI_Comm_free(tracer_real, __builtin_return_address(0), comm);
+}
+
+/* MPI_Comm_get_attr, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Comm comm,
+                                            int comm_keyval, void *attribute_val, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_get_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_attr", (void **)&openmpi_real.MPI_Comm_get_attr);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) &&
@@ -4323,20 +5108,35 @@ int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *
   return tracer_args.tracer_result;
 }
 
-/* MPI_Dist_graph_create: mpi.h */
-int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[],
-                          const int targets[], const int weights[], MPI_Info info, int reorder,
-                          MPI_Comm *newcomm) {
-  openmpi_MPI_Dist_graph_create_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Dist_graph_create, __ATOMIC_ACQUIRE);
+/* MPI_Comm_get_attr: mpi.h */
+int MPI_Comm_get_attr(MPI_Comm comm, int comm_keyval, void *attribute_val, int *flag) {
+  openmpi_MPI_Comm_get_attr_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_get_attr, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, comm_keyval, attribute_val, flag);
+  }
+  return openmpi_traced_MPI_Comm_get_attr(tracer_real, __builtin_return_address(0), comm,
+                                          comm_keyval, attribute_val, flag);
+}
+
+/* MPI_Dist_graph_create, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Dist_graph_create(openmpi_MPI_Dist_graph_create_fn *tracer_real,
+                                                const void *tracer_caller, MPI_Comm comm_old, int n,
+                                                const int nodes[], const int degrees[],
+                                                const int targets[], const int weights[],
+                                                MPI_Info info, int reorder, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Dist_graph_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_create", (void **)&openmpi_real.MPI_Dist_graph_create);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) &&
@@ -4404,21 +5204,41 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int
   return tracer_args.tracer_result;
 }
 
-/* MPI_Dist_graph_create_adjacent: mpi.h */
-int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                   const int sourceweights[], int outdegree,
-                                   const int destinations[], const int destweights[], MPI_Info info,
-                                   int reorder, MPI_Comm *comm_dist_graph) {
-  openmpi_MPI_Dist_graph_create_adjacent_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Dist_graph_create_adjacent, __ATOMIC_ACQUIRE);
+/* MPI_Dist_graph_create: mpi.h */
+int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int nodes[], const int degrees[],
+                          const int targets[], const int weights[], MPI_Info info, int reorder,
+                          MPI_Comm *newcomm) {
+  openmpi_MPI_Dist_graph_create_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Dist_graph_create, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
+  }
+  return openmpi_traced_MPI_Dist_graph_create(tracer_real, __builtin_return_address(0), comm_old, n,
+                                              nodes, degrees, targets, weights, info, reorder,
+                                              newcomm);
+}
+
+/* MPI_Dist_graph_create_adjacent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Dist_graph_create_adjacent(openmpi_MPI_Dist_graph_create_adjacent_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         MPI_Comm comm_old, int indegree,
+                                                         const int sources[],
+                                                         const int sourceweights[], int outdegree,
+                                                         const int destinations[],
+                                                         const int destweights[], MPI_Info info,
+                                                         int reorder, MPI_Comm *comm_dist_graph) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Dist_graph_create_adjacent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_create_adjacent", (void **)&openmpi_real.MPI_Dist_graph_create_adjacent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                        destweights, info, reorder, comm_dist_graph);
   }
@@ -4490,19 +5310,41 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
   return tracer_args.tracer_result;
 }
 
-/* MPI_Dist_graph_neighbors: mpi.h */
-int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
-                             int maxoutdegree, int destinations[], int destweights[]) {
-  openmpi_MPI_Dist_graph_neighbors_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Dist_graph_neighbors, __ATOMIC_ACQUIRE);
+/* MPI_Dist_graph_create_adjacent: mpi.h */
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                   const int sourceweights[], int outdegree,
+                                   const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm *comm_dist_graph) {
+  openmpi_MPI_Dist_graph_create_adjacent_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Dist_graph_create_adjacent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
+                       destweights, info, reorder, comm_dist_graph);
+  }
+  return openmpi_traced_MPI_Dist_graph_create_adjacent(tracer_real, __builtin_return_address(0),
+                                                       comm_old, indegree, sources, sourceweights,
+                                                       outdegree, destinations, destweights, info,
+                                                       reorder, comm_dist_graph);
+}
+
+/* MPI_Dist_graph_neighbors, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighbors_fn *tracer_real,
+                                                   const void *tracer_caller, MPI_Comm comm,
+                                                   int maxindegree, int sources[],
+                                                   int sourceweights[], int maxoutdegree,
+                                                   int destinations[], int destweights[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Dist_graph_neighbors_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_neighbors", (void **)&openmpi_real.MPI_Dist_graph_neighbors);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
                        destweights);
   }
@@ -4566,18 +5408,37 @@ int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Dist_graph_neighbors_count: mpi.h */
-int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors, int *weighted) {
-  openmpi_MPI_Dist_graph_neighbors_count_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Dist_graph_neighbors_count, __ATOMIC_ACQUIRE);
+/* MPI_Dist_graph_neighbors: mpi.h */
+int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                             int maxoutdegree, int destinations[], int destweights[]) {
+  openmpi_MPI_Dist_graph_neighbors_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Dist_graph_neighbors, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
+                       destweights);
+  }
+  return openmpi_traced_MPI_Dist_graph_neighbors(tracer_real, __builtin_return_address(0), comm,
+                                                 maxindegree, sources, sourceweights, maxoutdegree,
+                                                 destinations, destweights);
+}
+
+/* MPI_Dist_graph_neighbors_count, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Dist_graph_neighbors_count(openmpi_MPI_Dist_graph_neighbors_count_fn *tracer_real,
+                                                         const void *tracer_caller, MPI_Comm comm,
+                                                         int *inneighbors, int *outneighbors,
+                                                         int *weighted) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Dist_graph_neighbors_count_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_neighbors_count", (void **)&openmpi_real.MPI_Dist_graph_neighbors_count);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, inneighbors, outneighbors, weighted);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) &&
@@ -4634,18 +5495,33 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneig
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_get_errhandler: mpi.h */
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *erhandler) {
-  openmpi_MPI_Comm_get_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_get_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_Dist_graph_neighbors_count: mpi.h */
+int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *inneighbors, int *outneighbors, int *weighted) {
+  openmpi_MPI_Dist_graph_neighbors_count_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Dist_graph_neighbors_count, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, inneighbors, outneighbors, weighted);
+  }
+  return openmpi_traced_MPI_Dist_graph_neighbors_count(tracer_real, __builtin_return_address(0),
+                                                       comm, inneighbors, outneighbors, weighted);
+}
+
+/* MPI_Comm_get_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandler_fn *tracer_real,
+                                                  const void *tracer_caller, MPI_Comm comm,
+                                                  MPI_Errhandler *erhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_get_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_errhandler", (void **)&openmpi_real.MPI_Comm_get_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, erhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) &&
@@ -4695,18 +5571,33 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *erhandler) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_get_info: mpi.h */
-int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
-  openmpi_MPI_Comm_get_info_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_get_info, __ATOMIC_ACQUIRE);
+/* MPI_Comm_get_errhandler: mpi.h */
+int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler *erhandler) {
+  openmpi_MPI_Comm_get_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_get_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, erhandler);
+  }
+  return openmpi_traced_MPI_Comm_get_errhandler(tracer_real, __builtin_return_address(0), comm,
+                                                erhandler);
+}
+
+/* MPI_Comm_get_info, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Comm comm,
+                                            MPI_Info *info_used) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_info", (void **)&openmpi_real.MPI_Comm_get_info);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) &&
@@ -4756,18 +5647,32 @@ int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_get_name: mpi.h */
-int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
-  openmpi_MPI_Comm_get_name_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_get_name, __ATOMIC_ACQUIRE);
+/* MPI_Comm_get_info: mpi.h */
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used) {
+  openmpi_MPI_Comm_get_info_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_get_info, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, info_used);
+  }
+  return openmpi_traced_MPI_Comm_get_info(tracer_real, __builtin_return_address(0), comm, info_used);
+}
+
+/* MPI_Comm_get_name, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Comm comm,
+                                            char *comm_name, int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_get_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_name", (void **)&openmpi_real.MPI_Comm_get_name);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) &&
@@ -4821,18 +5726,32 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_get_parent: mpi.h */
-int MPI_Comm_get_parent(MPI_Comm *parent) {
-  openmpi_MPI_Comm_get_parent_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_get_parent, __ATOMIC_ACQUIRE);
+/* MPI_Comm_get_name: mpi.h */
+int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
+  openmpi_MPI_Comm_get_name_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_get_name, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, comm_name, resultlen);
+  }
+  return openmpi_traced_MPI_Comm_get_name(tracer_real, __builtin_return_address(0), comm, comm_name,
+                                          resultlen);
+}
+
+/* MPI_Comm_get_parent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tracer_real,
+                                              const void *tracer_caller, MPI_Comm *parent) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_get_parent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_parent", (void **)&openmpi_real.MPI_Comm_get_parent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(parent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) &&
@@ -4880,18 +5799,31 @@ int MPI_Comm_get_parent(MPI_Comm *parent) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_group: mpi.h */
-int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
-  openmpi_MPI_Comm_group_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_group, __ATOMIC_ACQUIRE);
+/* MPI_Comm_get_parent: mpi.h */
+int MPI_Comm_get_parent(MPI_Comm *parent) {
+  openmpi_MPI_Comm_get_parent_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_get_parent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(parent);
+  }
+  return openmpi_traced_MPI_Comm_get_parent(tracer_real, __builtin_return_address(0), parent);
+}
+
+/* MPI_Comm_group, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real,
+                                         const void *tracer_caller, MPI_Comm comm, MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_group", (void **)&openmpi_real.MPI_Comm_group);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) &&
@@ -4941,18 +5873,31 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_join: mpi.h */
-int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
-  openmpi_MPI_Comm_join_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_join, __ATOMIC_ACQUIRE);
+/* MPI_Comm_group: mpi.h */
+int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
+  openmpi_MPI_Comm_group_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_group, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, group);
+  }
+  return openmpi_traced_MPI_Comm_group(tracer_real, __builtin_return_address(0), comm, group);
+}
+
+/* MPI_Comm_join, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real,
+                                        const void *tracer_caller, int fd, MPI_Comm *intercomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_join_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_join", (void **)&openmpi_real.MPI_Comm_join);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fd, intercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) &&
@@ -5002,18 +5947,31 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_rank: mpi.h */
-int MPI_Comm_rank(MPI_Comm comm, int *rank) {
-  openmpi_MPI_Comm_rank_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_rank, __ATOMIC_ACQUIRE);
+/* MPI_Comm_join: mpi.h */
+int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
+  openmpi_MPI_Comm_join_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_join, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fd, intercomm);
+  }
+  return openmpi_traced_MPI_Comm_join(tracer_real, __builtin_return_address(0), fd, intercomm);
+}
+
+/* MPI_Comm_rank, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Comm comm, int *rank) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_rank_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_rank", (void **)&openmpi_real.MPI_Comm_rank);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) &&
@@ -5063,18 +6021,32 @@ int MPI_Comm_rank(MPI_Comm comm, int *rank) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_remote_group: mpi.h */
-int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
-  openmpi_MPI_Comm_remote_group_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_remote_group, __ATOMIC_ACQUIRE);
+/* MPI_Comm_rank: mpi.h */
+int MPI_Comm_rank(MPI_Comm comm, int *rank) {
+  openmpi_MPI_Comm_rank_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_rank, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, rank);
+  }
+  return openmpi_traced_MPI_Comm_rank(tracer_real, __builtin_return_address(0), comm, rank);
+}
+
+/* MPI_Comm_remote_group, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn *tracer_real,
+                                                const void *tracer_caller, MPI_Comm comm,
+                                                MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_remote_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_remote_group", (void **)&openmpi_real.MPI_Comm_remote_group);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) &&
@@ -5124,18 +6096,31 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_remote_size: mpi.h */
-int MPI_Comm_remote_size(MPI_Comm comm, int *size) {
-  openmpi_MPI_Comm_remote_size_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_remote_size, __ATOMIC_ACQUIRE);
+/* MPI_Comm_remote_group: mpi.h */
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
+  openmpi_MPI_Comm_remote_group_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_remote_group, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, group);
+  }
+  return openmpi_traced_MPI_Comm_remote_group(tracer_real, __builtin_return_address(0), comm, group);
+}
+
+/* MPI_Comm_remote_size, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *tracer_real,
+                                               const void *tracer_caller, MPI_Comm comm, int *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_remote_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_remote_size", (void **)&openmpi_real.MPI_Comm_remote_size);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) &&
@@ -5185,18 +6170,32 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_set_attr: mpi.h */
-int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
-  openmpi_MPI_Comm_set_attr_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_set_attr, __ATOMIC_ACQUIRE);
+/* MPI_Comm_remote_size: mpi.h */
+int MPI_Comm_remote_size(MPI_Comm comm, int *size) {
+  openmpi_MPI_Comm_remote_size_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_remote_size, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, size);
+  }
+  return openmpi_traced_MPI_Comm_remote_size(tracer_real, __builtin_return_address(0), comm, size);
+}
+
+/* MPI_Comm_set_attr, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Comm comm,
+                                            int comm_keyval, void *attribute_val) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_set_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_attr", (void **)&openmpi_real.MPI_Comm_set_attr);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) &&
@@ -5248,18 +6247,33 @@ int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_set_errhandler: mpi.h */
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
-  openmpi_MPI_Comm_set_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_set_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_Comm_set_attr: mpi.h */
+int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_val) {
+  openmpi_MPI_Comm_set_attr_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_set_attr, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, comm_keyval, attribute_val);
+  }
+  return openmpi_traced_MPI_Comm_set_attr(tracer_real, __builtin_return_address(0), comm,
+                                          comm_keyval, attribute_val);
+}
+
+/* MPI_Comm_set_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandler_fn *tracer_real,
+                                                  const void *tracer_caller, MPI_Comm comm,
+                                                  MPI_Errhandler errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_set_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_errhandler", (void **)&openmpi_real.MPI_Comm_set_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) &&
@@ -5308,18 +6322,32 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_set_info: mpi.h */
-int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
-  openmpi_MPI_Comm_set_info_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_set_info, __ATOMIC_ACQUIRE);
+/* MPI_Comm_set_errhandler: mpi.h */
+int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
+  openmpi_MPI_Comm_set_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_set_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, errhandler);
+  }
+  return openmpi_traced_MPI_Comm_set_errhandler(tracer_real, __builtin_return_address(0), comm,
+                                                errhandler);
+}
+
+/* MPI_Comm_set_info, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Comm comm, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_set_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_info", (void **)&openmpi_real.MPI_Comm_set_info);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) &&
@@ -5368,18 +6396,32 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_set_name: mpi.h */
-int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
-  openmpi_MPI_Comm_set_name_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_set_name, __ATOMIC_ACQUIRE);
+/* MPI_Comm_set_info: mpi.h */
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+  openmpi_MPI_Comm_set_info_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_set_info, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, info);
+  }
+  return openmpi_traced_MPI_Comm_set_info(tracer_real, __builtin_return_address(0), comm, info);
+}
+
+/* MPI_Comm_set_name, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Comm comm,
+                                            const char *comm_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_set_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_name", (void **)&openmpi_real.MPI_Comm_set_name);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) &&
@@ -5428,18 +6470,31 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_size: mpi.h */
-int MPI_Comm_size(MPI_Comm comm, int *size) {
-  openmpi_MPI_Comm_size_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_size, __ATOMIC_ACQUIRE);
+/* MPI_Comm_set_name: mpi.h */
+int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
+  openmpi_MPI_Comm_set_name_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_set_name, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, comm_name);
+  }
+  return openmpi_traced_MPI_Comm_set_name(tracer_real, __builtin_return_address(0), comm, comm_name);
+}
+
+/* MPI_Comm_size, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Comm comm, int *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_size", (void **)&openmpi_real.MPI_Comm_size);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) &&
@@ -5489,19 +6544,34 @@ int MPI_Comm_size(MPI_Comm comm, int *size) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_spawn: mpi.h */
-int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
-                   MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
-  openmpi_MPI_Comm_spawn_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_spawn, __ATOMIC_ACQUIRE);
+/* MPI_Comm_size: mpi.h */
+int MPI_Comm_size(MPI_Comm comm, int *size) {
+  openmpi_MPI_Comm_size_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_size, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, size);
+  }
+  return openmpi_traced_MPI_Comm_size(tracer_real, __builtin_return_address(0), comm, size);
+}
+
+/* MPI_Comm_spawn, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real,
+                                         const void *tracer_caller, const char *command,
+                                         char *argv[], int maxprocs, MPI_Info info, int root,
+                                         MPI_Comm comm, MPI_Comm *intercomm,
+                                         int array_of_errcodes[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_spawn_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_spawn", (void **)&openmpi_real.MPI_Comm_spawn);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) &&
@@ -5567,20 +6637,38 @@ int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info inf
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_spawn_multiple: mpi.h */
-int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
-                            const int array_of_maxprocs[], const MPI_Info array_of_info[], int root,
-                            MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
-  openmpi_MPI_Comm_spawn_multiple_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_spawn_multiple, __ATOMIC_ACQUIRE);
+/* MPI_Comm_spawn: mpi.h */
+int MPI_Comm_spawn(const char *command, char *argv[], int maxprocs, MPI_Info info, int root,
+                   MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
+  openmpi_MPI_Comm_spawn_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_spawn, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
+  }
+  return openmpi_traced_MPI_Comm_spawn(tracer_real, __builtin_return_address(0), command, argv,
+                                       maxprocs, info, root, comm, intercomm, array_of_errcodes);
+}
+
+/* MPI_Comm_spawn_multiple, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_spawn_multiple(openmpi_MPI_Comm_spawn_multiple_fn *tracer_real,
+                                                  const void *tracer_caller, int count,
+                                                  char *array_of_commands[], char **array_of_argv[],
+                                                  const int array_of_maxprocs[],
+                                                  const MPI_Info array_of_info[], int root,
+                                                  MPI_Comm comm, MPI_Comm *intercomm,
+                                                  int array_of_errcodes[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_spawn_multiple_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_spawn_multiple", (void **)&openmpi_real.MPI_Comm_spawn_multiple);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
                        root, comm, intercomm, array_of_errcodes);
   }
@@ -5650,18 +6738,38 @@ int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_o
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_split: mpi.h */
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
-  openmpi_MPI_Comm_split_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_split, __ATOMIC_ACQUIRE);
+/* MPI_Comm_spawn_multiple: mpi.h */
+int MPI_Comm_spawn_multiple(int count, char *array_of_commands[], char **array_of_argv[],
+                            const int array_of_maxprocs[], const MPI_Info array_of_info[], int root,
+                            MPI_Comm comm, MPI_Comm *intercomm, int array_of_errcodes[]) {
+  openmpi_MPI_Comm_spawn_multiple_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_spawn_multiple, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
+                       root, comm, intercomm, array_of_errcodes);
+  }
+  return openmpi_traced_MPI_Comm_spawn_multiple(tracer_real, __builtin_return_address(0), count,
+                                                array_of_commands, array_of_argv, array_of_maxprocs,
+                                                array_of_info, root, comm, intercomm,
+                                                array_of_errcodes);
+}
+
+/* MPI_Comm_split, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real,
+                                         const void *tracer_caller, MPI_Comm comm, int color,
+                                         int key, MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_split_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_split", (void **)&openmpi_real.MPI_Comm_split);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, color, key, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) &&
@@ -5716,18 +6824,34 @@ int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_split_type: mpi.h */
-int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
-  openmpi_MPI_Comm_split_type_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_split_type, __ATOMIC_ACQUIRE);
+/* MPI_Comm_split: mpi.h */
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm) {
+  openmpi_MPI_Comm_split_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_split, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, color, key, newcomm);
+  }
+  return openmpi_traced_MPI_Comm_split(tracer_real, __builtin_return_address(0), comm, color, key,
+                                       newcomm);
+}
+
+/* MPI_Comm_split_type, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tracer_real,
+                                              const void *tracer_caller, MPI_Comm comm,
+                                              int split_type, int key, MPI_Info info,
+                                              MPI_Comm *newcomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_split_type_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_split_type", (void **)&openmpi_real.MPI_Comm_split_type);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, split_type, key, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) &&
@@ -5784,18 +6908,32 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
   return tracer_args.tracer_result;
 }
 
-/* MPI_Comm_test_inter: mpi.h */
-int MPI_Comm_test_inter(MPI_Comm comm, int *flag) {
-  openmpi_MPI_Comm_test_inter_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Comm_test_inter, __ATOMIC_ACQUIRE);
+/* MPI_Comm_split_type: mpi.h */
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm) {
+  openmpi_MPI_Comm_split_type_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_split_type, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, split_type, key, info, newcomm);
+  }
+  return openmpi_traced_MPI_Comm_split_type(tracer_real, __builtin_return_address(0), comm,
+                                            split_type, key, info, newcomm);
+}
+
+/* MPI_Comm_test_inter, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tracer_real,
+                                              const void *tracer_caller, MPI_Comm comm, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Comm_test_inter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_test_inter", (void **)&openmpi_real.MPI_Comm_test_inter);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) &&
@@ -5845,19 +6983,34 @@ int MPI_Comm_test_inter(MPI_Comm comm, int *flag) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Compare_and_swap: mpi.h */
-int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
-                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
-  openmpi_MPI_Compare_and_swap_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Compare_and_swap, __ATOMIC_ACQUIRE);
+/* MPI_Comm_test_inter: mpi.h */
+int MPI_Comm_test_inter(MPI_Comm comm, int *flag) {
+  openmpi_MPI_Comm_test_inter_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Comm_test_inter, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, flag);
+  }
+  return openmpi_traced_MPI_Comm_test_inter(tracer_real, __builtin_return_address(0), comm, flag);
+}
+
+/* MPI_Compare_and_swap, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Compare_and_swap(openmpi_MPI_Compare_and_swap_fn *tracer_real,
+                                               const void *tracer_caller, const void *origin_addr,
+                                               const void *compare_addr, void *result_addr,
+                                               MPI_Datatype datatype, int target_rank,
+                                               MPI_Aint target_disp, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Compare_and_swap_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Compare_and_swap", (void **)&openmpi_real.MPI_Compare_and_swap);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
                        win);
   }
@@ -5921,18 +7074,36 @@ int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void
   return tracer_args.tracer_result;
 }
 
-/* MPI_Dims_create: mpi.h */
-int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
-  openmpi_MPI_Dims_create_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Dims_create, __ATOMIC_ACQUIRE);
+/* MPI_Compare_and_swap: mpi.h */
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr,
+                         MPI_Datatype datatype, int target_rank, MPI_Aint target_disp, MPI_Win win) {
+  openmpi_MPI_Compare_and_swap_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Compare_and_swap, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
+                       win);
+  }
+  return openmpi_traced_MPI_Compare_and_swap(tracer_real, __builtin_return_address(0), origin_addr,
+                                             compare_addr, result_addr, datatype, target_rank,
+                                             target_disp, win);
+}
+
+/* MPI_Dims_create, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_real,
+                                          const void *tracer_caller, int nnodes, int ndims,
+                                          int dims[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Dims_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dims_create", (void **)&openmpi_real.MPI_Dims_create);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(nnodes, ndims, dims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) &&
@@ -5983,18 +7154,32 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Errhandler_free: mpi.h */
-int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
-  openmpi_MPI_Errhandler_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Errhandler_free, __ATOMIC_ACQUIRE);
+/* MPI_Dims_create: mpi.h */
+int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
+  openmpi_MPI_Dims_create_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Dims_create, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(nnodes, ndims, dims);
+  }
+  return openmpi_traced_MPI_Dims_create(tracer_real, __builtin_return_address(0), nnodes, ndims,
+                                        dims);
+}
+
+/* MPI_Errhandler_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tracer_real,
+                                              const void *tracer_caller, MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Errhandler_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Errhandler_free", (void **)&openmpi_real.MPI_Errhandler_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) &&
@@ -6042,18 +7227,31 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Error_class: mpi.h */
-int MPI_Error_class(int errorcode, int *errorclass) {
-  openmpi_MPI_Error_class_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Error_class, __ATOMIC_ACQUIRE);
+/* MPI_Errhandler_free: mpi.h */
+int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
+  openmpi_MPI_Errhandler_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Errhandler_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(errhandler);
+  }
+  return openmpi_traced_MPI_Errhandler_free(tracer_real, __builtin_return_address(0), errhandler);
+}
+
+/* MPI_Error_class, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_real,
+                                          const void *tracer_caller, int errorcode, int *errorclass) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Error_class_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Error_class", (void **)&openmpi_real.MPI_Error_class);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) &&
@@ -6103,18 +7301,33 @@ int MPI_Error_class(int errorcode, int *errorclass) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Error_string: mpi.h */
-int MPI_Error_string(int errorcode, char *string, int *resultlen) {
-  openmpi_MPI_Error_string_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Error_string, __ATOMIC_ACQUIRE);
+/* MPI_Error_class: mpi.h */
+int MPI_Error_class(int errorcode, int *errorclass) {
+  openmpi_MPI_Error_class_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Error_class, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(errorcode, errorclass);
+  }
+  return openmpi_traced_MPI_Error_class(tracer_real, __builtin_return_address(0), errorcode,
+                                        errorclass);
+}
+
+/* MPI_Error_string, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_real,
+                                           const void *tracer_caller, int errorcode, char *string,
+                                           int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Error_string_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Error_string", (void **)&openmpi_real.MPI_Error_string);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, string, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) &&
@@ -6168,19 +7381,33 @@ int MPI_Error_string(int errorcode, char *string, int *resultlen) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Exscan: mpi.h */
-int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               MPI_Comm comm) {
-  openmpi_MPI_Exscan_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Exscan, __ATOMIC_ACQUIRE);
+/* MPI_Error_string: mpi.h */
+int MPI_Error_string(int errorcode, char *string, int *resultlen) {
+  openmpi_MPI_Error_string_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Error_string, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(errorcode, string, resultlen);
+  }
+  return openmpi_traced_MPI_Error_string(tracer_real, __builtin_return_address(0), errorcode,
+                                         string, resultlen);
+}
+
+/* MPI_Exscan, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exscan_fn *tracer_real, const void *tracer_caller,
+                                     const void *sendbuf, void *recvbuf, int count,
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Exscan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Exscan", (void **)&openmpi_real.MPI_Exscan);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) &&
@@ -6240,19 +7467,36 @@ int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
   return tracer_args.tracer_result;
 }
 
-/* MPI_Fetch_and_op: mpi.h */
-int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
-                     int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
-  openmpi_MPI_Fetch_and_op_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Fetch_and_op, __ATOMIC_ACQUIRE);
+/* MPI_Exscan: mpi.h */
+int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               MPI_Comm comm) {
+  openmpi_MPI_Exscan_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Exscan, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
+  }
+  return openmpi_traced_MPI_Exscan(tracer_real, __builtin_return_address(0), sendbuf, recvbuf,
+                                   count, datatype, op, comm);
+}
+
+/* MPI_Fetch_and_op, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_real,
+                                           const void *tracer_caller, const void *origin_addr,
+                                           void *result_addr, MPI_Datatype datatype,
+                                           int target_rank, MPI_Aint target_disp, MPI_Op op,
+                                           MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Fetch_and_op_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Fetch_and_op", (void **)&openmpi_real.MPI_Fetch_and_op);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) &&
@@ -6314,19 +7558,35 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
   return tracer_args.tracer_result;
 }
 
-/* MPI_Iexscan: mpi.h */
-int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Iexscan_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Iexscan, __ATOMIC_ACQUIRE);
+/* MPI_Fetch_and_op: mpi.h */
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype,
+                     int target_rank, MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
+  openmpi_MPI_Fetch_and_op_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Fetch_and_op, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
+  }
+  return openmpi_traced_MPI_Fetch_and_op(tracer_real, __builtin_return_address(0), origin_addr,
+                                         result_addr, datatype, target_rank, target_disp, op, win);
+}
+
+/* MPI_Iexscan, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real,
+                                      const void *tracer_caller, const void *sendbuf, void *recvbuf,
+                                      int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                      MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iexscan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iexscan", (void **)&openmpi_real.MPI_Iexscan);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) &&
@@ -6389,18 +7649,34 @@ int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_call_errhandler: mpi.h */
-int MPI_File_call_errhandler(MPI_File fh, int errorcode) {
-  openmpi_MPI_File_call_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_call_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_Iexscan: mpi.h */
+int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Iexscan_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Iexscan, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
+  }
+  return openmpi_traced_MPI_Iexscan(tracer_real, __builtin_return_address(0), sendbuf, recvbuf,
+                                    count, datatype, op, comm, request);
+}
+
+/* MPI_File_call_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhandler_fn *tracer_real,
+                                                   const void *tracer_caller, MPI_File fh,
+                                                   int errorcode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_call_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_call_errhandler", (void **)&openmpi_real.MPI_File_call_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) &&
@@ -6449,18 +7725,34 @@ int MPI_File_call_errhandler(MPI_File fh, int errorcode) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_create_errhandler: mpi.h */
-int MPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errhandler *errhandler) {
-  openmpi_MPI_File_create_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_create_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_File_call_errhandler: mpi.h */
+int MPI_File_call_errhandler(MPI_File fh, int errorcode) {
+  openmpi_MPI_File_call_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_call_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, errorcode);
+  }
+  return openmpi_traced_MPI_File_call_errhandler(tracer_real, __builtin_return_address(0), fh,
+                                                 errorcode);
+}
+
+/* MPI_File_create_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_create_errhandler(openmpi_MPI_File_create_errhandler_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     MPI_File_errhandler_function *function,
+                                                     MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_create_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_create_errhandler", (void **)&openmpi_real.MPI_File_create_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) &&
@@ -6510,18 +7802,33 @@ int MPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errha
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_set_errhandler: mpi.h */
-int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
-  openmpi_MPI_File_set_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_set_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_File_create_errhandler: mpi.h */
+int MPI_File_create_errhandler(MPI_File_errhandler_function *function, MPI_Errhandler *errhandler) {
+  openmpi_MPI_File_create_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_create_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(function, errhandler);
+  }
+  return openmpi_traced_MPI_File_create_errhandler(tracer_real, __builtin_return_address(0),
+                                                   function, errhandler);
+}
+
+/* MPI_File_set_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandler_fn *tracer_real,
+                                                  const void *tracer_caller, MPI_File file,
+                                                  MPI_Errhandler errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_set_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_errhandler", (void **)&openmpi_real.MPI_File_set_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) &&
@@ -6570,18 +7877,33 @@ int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_get_errhandler: mpi.h */
-int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
-  openmpi_MPI_File_get_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_get_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_File_set_errhandler: mpi.h */
+int MPI_File_set_errhandler(MPI_File file, MPI_Errhandler errhandler) {
+  openmpi_MPI_File_set_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_set_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(file, errhandler);
+  }
+  return openmpi_traced_MPI_File_set_errhandler(tracer_real, __builtin_return_address(0), file,
+                                                errhandler);
+}
+
+/* MPI_File_get_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandler_fn *tracer_real,
+                                                  const void *tracer_caller, MPI_File file,
+                                                  MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_errhandler", (void **)&openmpi_real.MPI_File_get_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) &&
@@ -6631,18 +7953,34 @@ int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_open: mpi.h */
-int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh) {
-  openmpi_MPI_File_open_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_open, __ATOMIC_ACQUIRE);
+/* MPI_File_get_errhandler: mpi.h */
+int MPI_File_get_errhandler(MPI_File file, MPI_Errhandler *errhandler) {
+  openmpi_MPI_File_get_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_get_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(file, errhandler);
+  }
+  return openmpi_traced_MPI_File_get_errhandler(tracer_real, __builtin_return_address(0), file,
+                                                errhandler);
+}
+
+/* MPI_File_open, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Comm comm,
+                                        const char *filename, int amode, MPI_Info info,
+                                        MPI_File *fh) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_open_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_open", (void **)&openmpi_real.MPI_File_open);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, filename, amode, info, fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) &&
@@ -6699,18 +8037,32 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_close: mpi.h */
-int MPI_File_close(MPI_File *fh) {
-  openmpi_MPI_File_close_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_close, __ATOMIC_ACQUIRE);
+/* MPI_File_open: mpi.h */
+int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh) {
+  openmpi_MPI_File_open_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_open, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, filename, amode, info, fh);
+  }
+  return openmpi_traced_MPI_File_open(tracer_real, __builtin_return_address(0), comm, filename,
+                                      amode, info, fh);
+}
+
+/* MPI_File_close, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real,
+                                         const void *tracer_caller, MPI_File *fh) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_close_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_close", (void **)&openmpi_real.MPI_File_close);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) &&
@@ -6758,18 +8110,32 @@ int MPI_File_close(MPI_File *fh) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_delete: mpi.h */
-int MPI_File_delete(const char *filename, MPI_Info info) {
-  openmpi_MPI_File_delete_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_delete, __ATOMIC_ACQUIRE);
+/* MPI_File_close: mpi.h */
+int MPI_File_close(MPI_File *fh) {
+  openmpi_MPI_File_close_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_close, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh);
+  }
+  return openmpi_traced_MPI_File_close(tracer_real, __builtin_return_address(0), fh);
+}
+
+/* MPI_File_delete, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_real,
+                                          const void *tracer_caller, const char *filename,
+                                          MPI_Info info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_delete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_delete", (void **)&openmpi_real.MPI_File_delete);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(filename, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) &&
@@ -6818,18 +8184,31 @@ int MPI_File_delete(const char *filename, MPI_Info info) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_set_size: mpi.h */
-int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
-  openmpi_MPI_File_set_size_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_set_size, __ATOMIC_ACQUIRE);
+/* MPI_File_delete: mpi.h */
+int MPI_File_delete(const char *filename, MPI_Info info) {
+  openmpi_MPI_File_delete_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_delete, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(filename, info);
+  }
+  return openmpi_traced_MPI_File_delete(tracer_real, __builtin_return_address(0), filename, info);
+}
+
+/* MPI_File_set_size, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer_real,
+                                            const void *tracer_caller, MPI_File fh, MPI_Offset size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_set_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_size", (void **)&openmpi_real.MPI_File_set_size);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) &&
@@ -6878,18 +8257,32 @@ int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_preallocate: mpi.h */
-int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
-  openmpi_MPI_File_preallocate_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_preallocate, __ATOMIC_ACQUIRE);
+/* MPI_File_set_size: mpi.h */
+int MPI_File_set_size(MPI_File fh, MPI_Offset size) {
+  openmpi_MPI_File_set_size_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_set_size, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, size);
+  }
+  return openmpi_traced_MPI_File_set_size(tracer_real, __builtin_return_address(0), fh, size);
+}
+
+/* MPI_File_preallocate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *tracer_real,
+                                               const void *tracer_caller, MPI_File fh,
+                                               MPI_Offset size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_preallocate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_preallocate", (void **)&openmpi_real.MPI_File_preallocate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) &&
@@ -6938,18 +8331,32 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_get_size: mpi.h */
-int MPI_File_get_size(MPI_File fh, MPI_Offset *size) {
-  openmpi_MPI_File_get_size_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_get_size, __ATOMIC_ACQUIRE);
+/* MPI_File_preallocate: mpi.h */
+int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
+  openmpi_MPI_File_preallocate_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_preallocate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, size);
+  }
+  return openmpi_traced_MPI_File_preallocate(tracer_real, __builtin_return_address(0), fh, size);
+}
+
+/* MPI_File_get_size, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer_real,
+                                            const void *tracer_caller, MPI_File fh,
+                                            MPI_Offset *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_size", (void **)&openmpi_real.MPI_File_get_size);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) &&
@@ -6999,18 +8406,32 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_get_group: mpi.h */
-int MPI_File_get_group(MPI_File fh, MPI_Group *group) {
-  openmpi_MPI_File_get_group_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_get_group, __ATOMIC_ACQUIRE);
+/* MPI_File_get_size: mpi.h */
+int MPI_File_get_size(MPI_File fh, MPI_Offset *size) {
+  openmpi_MPI_File_get_size_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_get_size, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, size);
+  }
+  return openmpi_traced_MPI_File_get_size(tracer_real, __builtin_return_address(0), fh, size);
+}
+
+/* MPI_File_get_group, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *tracer_real,
+                                             const void *tracer_caller, MPI_File fh,
+                                             MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_group", (void **)&openmpi_real.MPI_File_get_group);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) &&
@@ -7060,18 +8481,31 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *group) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_get_amode: mpi.h */
-int MPI_File_get_amode(MPI_File fh, int *amode) {
-  openmpi_MPI_File_get_amode_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_get_amode, __ATOMIC_ACQUIRE);
+/* MPI_File_get_group: mpi.h */
+int MPI_File_get_group(MPI_File fh, MPI_Group *group) {
+  openmpi_MPI_File_get_group_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_get_group, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, group);
+  }
+  return openmpi_traced_MPI_File_get_group(tracer_real, __builtin_return_address(0), fh, group);
+}
+
+/* MPI_File_get_amode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *tracer_real,
+                                             const void *tracer_caller, MPI_File fh, int *amode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_amode_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_amode", (void **)&openmpi_real.MPI_File_get_amode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, amode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) &&
@@ -7121,18 +8555,31 @@ int MPI_File_get_amode(MPI_File fh, int *amode) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_set_info: mpi.h */
-int MPI_File_set_info(MPI_File fh, MPI_Info info) {
-  openmpi_MPI_File_set_info_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_set_info, __ATOMIC_ACQUIRE);
+/* MPI_File_get_amode: mpi.h */
+int MPI_File_get_amode(MPI_File fh, int *amode) {
+  openmpi_MPI_File_get_amode_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_get_amode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, amode);
+  }
+  return openmpi_traced_MPI_File_get_amode(tracer_real, __builtin_return_address(0), fh, amode);
+}
+
+/* MPI_File_set_info, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer_real,
+                                            const void *tracer_caller, MPI_File fh, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_set_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_info", (void **)&openmpi_real.MPI_File_set_info);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) &&
@@ -7181,18 +8628,32 @@ int MPI_File_set_info(MPI_File fh, MPI_Info info) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_get_info: mpi.h */
-int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) {
-  openmpi_MPI_File_get_info_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_get_info, __ATOMIC_ACQUIRE);
+/* MPI_File_set_info: mpi.h */
+int MPI_File_set_info(MPI_File fh, MPI_Info info) {
+  openmpi_MPI_File_set_info_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_set_info, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, info);
+  }
+  return openmpi_traced_MPI_File_set_info(tracer_real, __builtin_return_address(0), fh, info);
+}
+
+/* MPI_File_get_info, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer_real,
+                                            const void *tracer_caller, MPI_File fh,
+                                            MPI_Info *info_used) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_info", (void **)&openmpi_real.MPI_File_get_info);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) &&
@@ -7242,19 +8703,33 @@ int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_set_view: mpi.h */
-int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
-                      const char *datarep, MPI_Info info) {
-  openmpi_MPI_File_set_view_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_set_view, __ATOMIC_ACQUIRE);
+/* MPI_File_get_info: mpi.h */
+int MPI_File_get_info(MPI_File fh, MPI_Info *info_used) {
+  openmpi_MPI_File_get_info_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_get_info, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, info_used);
+  }
+  return openmpi_traced_MPI_File_get_info(tracer_real, __builtin_return_address(0), fh, info_used);
+}
+
+/* MPI_File_set_view, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer_real,
+                                            const void *tracer_caller, MPI_File fh, MPI_Offset disp,
+                                            MPI_Datatype etype, MPI_Datatype filetype,
+                                            const char *datarep, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_set_view_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_view", (void **)&openmpi_real.MPI_File_set_view);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) &&
@@ -7313,19 +8788,35 @@ int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Data
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_get_view: mpi.h */
-int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
-                      char *datarep) {
-  openmpi_MPI_File_get_view_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_get_view, __ATOMIC_ACQUIRE);
+/* MPI_File_set_view: mpi.h */
+int MPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Datatype filetype,
+                      const char *datarep, MPI_Info info) {
+  openmpi_MPI_File_set_view_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_set_view, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, disp, etype, filetype, datarep, info);
+  }
+  return openmpi_traced_MPI_File_set_view(tracer_real, __builtin_return_address(0), fh, disp, etype,
+                                          filetype, datarep, info);
+}
+
+/* MPI_File_get_view, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer_real,
+                                            const void *tracer_caller, MPI_File fh,
+                                            MPI_Offset *disp, MPI_Datatype *etype,
+                                            MPI_Datatype *filetype, char *datarep) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_view_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_view", (void **)&openmpi_real.MPI_File_get_view);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) &&
@@ -7385,19 +8876,35 @@ int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Da
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read_at: mpi.h */
-int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
-                     MPI_Status *status) {
-  openmpi_MPI_File_read_at_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read_at, __ATOMIC_ACQUIRE);
+/* MPI_File_get_view: mpi.h */
+int MPI_File_get_view(MPI_File fh, MPI_Offset *disp, MPI_Datatype *etype, MPI_Datatype *filetype,
+                      char *datarep) {
+  openmpi_MPI_File_get_view_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_get_view, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, disp, etype, filetype, datarep);
+  }
+  return openmpi_traced_MPI_File_get_view(tracer_real, __builtin_return_address(0), fh, disp, etype,
+                                          filetype, datarep);
+}
+
+/* MPI_File_read_at, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_real,
+                                           const void *tracer_caller, MPI_File fh,
+                                           MPI_Offset offset, void *buf, int count,
+                                           MPI_Datatype datatype, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at", (void **)&openmpi_real.MPI_File_read_at);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) &&
@@ -7456,19 +8963,35 @@ int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_D
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read_at_all: mpi.h */
-int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
-                         MPI_Datatype datatype, MPI_Status *status) {
-  openmpi_MPI_File_read_at_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read_at_all, __ATOMIC_ACQUIRE);
+/* MPI_File_read_at: mpi.h */
+int MPI_File_read_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                     MPI_Status *status) {
+  openmpi_MPI_File_read_at_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read_at, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_read_at(tracer_real, __builtin_return_address(0), fh, offset, buf,
+                                         count, datatype, status);
+}
+
+/* MPI_File_read_at_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read_at_all(openmpi_MPI_File_read_at_all_fn *tracer_real,
+                                               const void *tracer_caller, MPI_File fh,
+                                               MPI_Offset offset, void *buf, int count,
+                                               MPI_Datatype datatype, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at_all", (void **)&openmpi_real.MPI_File_read_at_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) &&
@@ -7527,19 +9050,35 @@ int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write_at: mpi.h */
-int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                      MPI_Datatype datatype, MPI_Status *status) {
-  openmpi_MPI_File_write_at_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write_at, __ATOMIC_ACQUIRE);
+/* MPI_File_read_at_all: mpi.h */
+int MPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                         MPI_Datatype datatype, MPI_Status *status) {
+  openmpi_MPI_File_read_at_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read_at_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_read_at_all(tracer_real, __builtin_return_address(0), fh, offset,
+                                             buf, count, datatype, status);
+}
+
+/* MPI_File_write_at, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write_at(openmpi_MPI_File_write_at_fn *tracer_real,
+                                            const void *tracer_caller, MPI_File fh,
+                                            MPI_Offset offset, const void *buf, int count,
+                                            MPI_Datatype datatype, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at", (void **)&openmpi_real.MPI_File_write_at);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) &&
@@ -7598,19 +9137,35 @@ int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write_at_all: mpi.h */
-int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                          MPI_Datatype datatype, MPI_Status *status) {
-  openmpi_MPI_File_write_at_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write_at_all, __ATOMIC_ACQUIRE);
+/* MPI_File_write_at: mpi.h */
+int MPI_File_write_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                      MPI_Datatype datatype, MPI_Status *status) {
+  openmpi_MPI_File_write_at_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write_at, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_write_at(tracer_real, __builtin_return_address(0), fh, offset, buf,
+                                          count, datatype, status);
+}
+
+/* MPI_File_write_at_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write_at_all(openmpi_MPI_File_write_at_all_fn *tracer_real,
+                                                const void *tracer_caller, MPI_File fh,
+                                                MPI_Offset offset, const void *buf, int count,
+                                                MPI_Datatype datatype, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at_all", (void **)&openmpi_real.MPI_File_write_at_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) &&
@@ -7669,19 +9224,35 @@ int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int c
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_iread_at: mpi.h */
-int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
-                      MPI_Request *request) {
-  openmpi_MPI_File_iread_at_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_iread_at, __ATOMIC_ACQUIRE);
+/* MPI_File_write_at_all: mpi.h */
+int MPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                          MPI_Datatype datatype, MPI_Status *status) {
+  openmpi_MPI_File_write_at_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write_at_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_write_at_all(tracer_real, __builtin_return_address(0), fh, offset,
+                                              buf, count, datatype, status);
+}
+
+/* MPI_File_iread_at, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_iread_at(openmpi_MPI_File_iread_at_fn *tracer_real,
+                                            const void *tracer_caller, MPI_File fh,
+                                            MPI_Offset offset, void *buf, int count,
+                                            MPI_Datatype datatype, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iread_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_at", (void **)&openmpi_real.MPI_File_iread_at);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) &&
@@ -7741,19 +9312,35 @@ int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_iwrite_at: mpi.h */
-int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                       MPI_Datatype datatype, MPI_Request *request) {
-  openmpi_MPI_File_iwrite_at_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_iwrite_at, __ATOMIC_ACQUIRE);
+/* MPI_File_iread_at: mpi.h */
+int MPI_File_iread_at(MPI_File fh, MPI_Offset offset, void *buf, int count, MPI_Datatype datatype,
+                      MPI_Request *request) {
+  openmpi_MPI_File_iread_at_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_iread_at, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, buf, count, datatype, request);
+  }
+  return openmpi_traced_MPI_File_iread_at(tracer_real, __builtin_return_address(0), fh, offset, buf,
+                                          count, datatype, request);
+}
+
+/* MPI_File_iwrite_at, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_iwrite_at(openmpi_MPI_File_iwrite_at_fn *tracer_real,
+                                             const void *tracer_caller, MPI_File fh,
+                                             MPI_Offset offset, const void *buf, int count,
+                                             MPI_Datatype datatype, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iwrite_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_at", (void **)&openmpi_real.MPI_File_iwrite_at);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) &&
@@ -7813,19 +9400,35 @@ int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int coun
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_iread_at_all: mpi.h */
-int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
-                          MPI_Datatype datatype, MPI_Request *request) {
-  openmpi_MPI_File_iread_at_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_iread_at_all, __ATOMIC_ACQUIRE);
+/* MPI_File_iwrite_at: mpi.h */
+int MPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                       MPI_Datatype datatype, MPI_Request *request) {
+  openmpi_MPI_File_iwrite_at_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_iwrite_at, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, buf, count, datatype, request);
+  }
+  return openmpi_traced_MPI_File_iwrite_at(tracer_real, __builtin_return_address(0), fh, offset,
+                                           buf, count, datatype, request);
+}
+
+/* MPI_File_iread_at_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_iread_at_all(openmpi_MPI_File_iread_at_all_fn *tracer_real,
+                                                const void *tracer_caller, MPI_File fh,
+                                                MPI_Offset offset, void *buf, int count,
+                                                MPI_Datatype datatype, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iread_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_at_all", (void **)&openmpi_real.MPI_File_iread_at_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) &&
@@ -7885,19 +9488,35 @@ int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_iwrite_at_all: mpi.h */
-int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                           MPI_Datatype datatype, MPI_Request *request) {
-  openmpi_MPI_File_iwrite_at_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_iwrite_at_all, __ATOMIC_ACQUIRE);
+/* MPI_File_iread_at_all: mpi.h */
+int MPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                          MPI_Datatype datatype, MPI_Request *request) {
+  openmpi_MPI_File_iread_at_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_iread_at_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, buf, count, datatype, request);
+  }
+  return openmpi_traced_MPI_File_iread_at_all(tracer_real, __builtin_return_address(0), fh, offset,
+                                              buf, count, datatype, request);
+}
+
+/* MPI_File_iwrite_at_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_iwrite_at_all(openmpi_MPI_File_iwrite_at_all_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_File fh,
+                                                 MPI_Offset offset, const void *buf, int count,
+                                                 MPI_Datatype datatype, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iwrite_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_at_all", (void **)&openmpi_real.MPI_File_iwrite_at_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) &&
@@ -7957,18 +9576,34 @@ int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int 
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read: mpi.h */
-int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
-  openmpi_MPI_File_read_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read, __ATOMIC_ACQUIRE);
+/* MPI_File_iwrite_at_all: mpi.h */
+int MPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                           MPI_Datatype datatype, MPI_Request *request) {
+  openmpi_MPI_File_iwrite_at_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_iwrite_at_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, buf, count, datatype, request);
+  }
+  return openmpi_traced_MPI_File_iwrite_at_all(tracer_real, __builtin_return_address(0), fh, offset,
+                                               buf, count, datatype, request);
+}
+
+/* MPI_File_read, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real,
+                                        const void *tracer_caller, MPI_File fh, void *buf,
+                                        int count, MPI_Datatype datatype, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read", (void **)&openmpi_real.MPI_File_read);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) &&
@@ -8024,18 +9659,33 @@ int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read_all: mpi.h */
-int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
-  openmpi_MPI_File_read_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read_all, __ATOMIC_ACQUIRE);
+/* MPI_File_read: mpi.h */
+int MPI_File_read(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+  openmpi_MPI_File_read_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_read(tracer_real, __builtin_return_address(0), fh, buf, count,
+                                      datatype, status);
+}
+
+/* MPI_File_read_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer_real,
+                                            const void *tracer_caller, MPI_File fh, void *buf,
+                                            int count, MPI_Datatype datatype, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_all", (void **)&openmpi_real.MPI_File_read_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) &&
@@ -8091,19 +9741,33 @@ int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, 
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write: mpi.h */
-int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                   MPI_Status *status) {
-  openmpi_MPI_File_write_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write, __ATOMIC_ACQUIRE);
+/* MPI_File_read_all: mpi.h */
+int MPI_File_read_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Status *status) {
+  openmpi_MPI_File_read_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_read_all(tracer_real, __builtin_return_address(0), fh, buf, count,
+                                          datatype, status);
+}
+
+/* MPI_File_write, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real,
+                                         const void *tracer_caller, MPI_File fh, const void *buf,
+                                         int count, MPI_Datatype datatype, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write", (void **)&openmpi_real.MPI_File_write);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) &&
@@ -8159,19 +9823,35 @@ int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatyp
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write_all: mpi.h */
-int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                       MPI_Status *status) {
-  openmpi_MPI_File_write_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write_all, __ATOMIC_ACQUIRE);
+/* MPI_File_write: mpi.h */
+int MPI_File_write(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                   MPI_Status *status) {
+  openmpi_MPI_File_write_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_write(tracer_real, __builtin_return_address(0), fh, buf, count,
+                                       datatype, status);
+}
+
+/* MPI_File_write_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *tracer_real,
+                                             const void *tracer_caller, MPI_File fh,
+                                             const void *buf, int count, MPI_Datatype datatype,
+                                             MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_all", (void **)&openmpi_real.MPI_File_write_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) &&
@@ -8227,18 +9907,34 @@ int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype dat
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_iread: mpi.h */
-int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
-  openmpi_MPI_File_iread_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_iread, __ATOMIC_ACQUIRE);
+/* MPI_File_write_all: mpi.h */
+int MPI_File_write_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                       MPI_Status *status) {
+  openmpi_MPI_File_write_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_write_all(tracer_real, __builtin_return_address(0), fh, buf, count,
+                                           datatype, status);
+}
+
+/* MPI_File_iread, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real,
+                                         const void *tracer_caller, MPI_File fh, void *buf,
+                                         int count, MPI_Datatype datatype, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread", (void **)&openmpi_real.MPI_File_iread);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) &&
@@ -8295,19 +9991,33 @@ int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_iwrite: mpi.h */
-int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                    MPI_Request *request) {
-  openmpi_MPI_File_iwrite_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_iwrite, __ATOMIC_ACQUIRE);
+/* MPI_File_iread: mpi.h */
+int MPI_File_iread(MPI_File fh, void *buf, int count, MPI_Datatype datatype, MPI_Request *request) {
+  openmpi_MPI_File_iread_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_iread, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, request);
+  }
+  return openmpi_traced_MPI_File_iread(tracer_real, __builtin_return_address(0), fh, buf, count,
+                                       datatype, request);
+}
+
+/* MPI_File_iwrite, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_real,
+                                          const void *tracer_caller, MPI_File fh, const void *buf,
+                                          int count, MPI_Datatype datatype, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iwrite_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite", (void **)&openmpi_real.MPI_File_iwrite);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) &&
@@ -8364,19 +10074,34 @@ int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype dataty
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_iread_all: mpi.h */
-int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                       MPI_Request *request) {
-  openmpi_MPI_File_iread_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_iread_all, __ATOMIC_ACQUIRE);
+/* MPI_File_iwrite: mpi.h */
+int MPI_File_iwrite(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                    MPI_Request *request) {
+  openmpi_MPI_File_iwrite_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_iwrite, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, request);
+  }
+  return openmpi_traced_MPI_File_iwrite(tracer_real, __builtin_return_address(0), fh, buf, count,
+                                        datatype, request);
+}
+
+/* MPI_File_iread_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *tracer_real,
+                                             const void *tracer_caller, MPI_File fh, void *buf,
+                                             int count, MPI_Datatype datatype, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iread_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_all", (void **)&openmpi_real.MPI_File_iread_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) &&
@@ -8433,19 +10158,35 @@ int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_iwrite_all: mpi.h */
-int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                        MPI_Request *request) {
-  openmpi_MPI_File_iwrite_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_iwrite_all, __ATOMIC_ACQUIRE);
+/* MPI_File_iread_all: mpi.h */
+int MPI_File_iread_all(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                       MPI_Request *request) {
+  openmpi_MPI_File_iread_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_iread_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, request);
+  }
+  return openmpi_traced_MPI_File_iread_all(tracer_real, __builtin_return_address(0), fh, buf, count,
+                                           datatype, request);
+}
+
+/* MPI_File_iwrite_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tracer_real,
+                                              const void *tracer_caller, MPI_File fh,
+                                              const void *buf, int count, MPI_Datatype datatype,
+                                              MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iwrite_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_all", (void **)&openmpi_real.MPI_File_iwrite_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) &&
@@ -8502,18 +10243,34 @@ int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype da
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_seek: mpi.h */
-int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
-  openmpi_MPI_File_seek_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_seek, __ATOMIC_ACQUIRE);
+/* MPI_File_iwrite_all: mpi.h */
+int MPI_File_iwrite_all(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                        MPI_Request *request) {
+  openmpi_MPI_File_iwrite_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_iwrite_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, request);
+  }
+  return openmpi_traced_MPI_File_iwrite_all(tracer_real, __builtin_return_address(0), fh, buf,
+                                            count, datatype, request);
+}
+
+/* MPI_File_seek, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real,
+                                        const void *tracer_caller, MPI_File fh, MPI_Offset offset,
+                                        int whence) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_seek_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_seek", (void **)&openmpi_real.MPI_File_seek);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) &&
@@ -8564,18 +10321,32 @@ int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_get_position: mpi.h */
-int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) {
-  openmpi_MPI_File_get_position_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_get_position, __ATOMIC_ACQUIRE);
+/* MPI_File_seek: mpi.h */
+int MPI_File_seek(MPI_File fh, MPI_Offset offset, int whence) {
+  openmpi_MPI_File_seek_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_seek, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, whence);
+  }
+  return openmpi_traced_MPI_File_seek(tracer_real, __builtin_return_address(0), fh, offset, whence);
+}
+
+/* MPI_File_get_position, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn *tracer_real,
+                                                const void *tracer_caller, MPI_File fh,
+                                                MPI_Offset *offset) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_position_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_position", (void **)&openmpi_real.MPI_File_get_position);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) &&
@@ -8625,18 +10396,32 @@ int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_get_byte_offset: mpi.h */
-int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) {
-  openmpi_MPI_File_get_byte_offset_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_get_byte_offset, __ATOMIC_ACQUIRE);
+/* MPI_File_get_position: mpi.h */
+int MPI_File_get_position(MPI_File fh, MPI_Offset *offset) {
+  openmpi_MPI_File_get_position_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_get_position, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset);
+  }
+  return openmpi_traced_MPI_File_get_position(tracer_real, __builtin_return_address(0), fh, offset);
+}
+
+/* MPI_File_get_byte_offset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_offset_fn *tracer_real,
+                                                   const void *tracer_caller, MPI_File fh,
+                                                   MPI_Offset offset, MPI_Offset *disp) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_byte_offset_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_byte_offset", (void **)&openmpi_real.MPI_File_get_byte_offset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, disp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) &&
@@ -8688,19 +10473,33 @@ int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read_shared: mpi.h */
-int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                         MPI_Status *status) {
-  openmpi_MPI_File_read_shared_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read_shared, __ATOMIC_ACQUIRE);
+/* MPI_File_get_byte_offset: mpi.h */
+int MPI_File_get_byte_offset(MPI_File fh, MPI_Offset offset, MPI_Offset *disp) {
+  openmpi_MPI_File_get_byte_offset_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_get_byte_offset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, disp);
+  }
+  return openmpi_traced_MPI_File_get_byte_offset(tracer_real, __builtin_return_address(0), fh,
+                                                 offset, disp);
+}
+
+/* MPI_File_read_shared, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *tracer_real,
+                                               const void *tracer_caller, MPI_File fh, void *buf,
+                                               int count, MPI_Datatype datatype, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_shared", (void **)&openmpi_real.MPI_File_read_shared);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) &&
@@ -8756,19 +10555,35 @@ int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatyp
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write_shared: mpi.h */
-int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                          MPI_Status *status) {
-  openmpi_MPI_File_write_shared_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write_shared, __ATOMIC_ACQUIRE);
+/* MPI_File_read_shared: mpi.h */
+int MPI_File_read_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                         MPI_Status *status) {
+  openmpi_MPI_File_read_shared_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read_shared, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_read_shared(tracer_real, __builtin_return_address(0), fh, buf,
+                                             count, datatype, status);
+}
+
+/* MPI_File_write_shared, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn *tracer_real,
+                                                const void *tracer_caller, MPI_File fh,
+                                                const void *buf, int count, MPI_Datatype datatype,
+                                                MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_shared", (void **)&openmpi_real.MPI_File_write_shared);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) &&
@@ -8824,19 +10639,35 @@ int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype 
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_iread_shared: mpi.h */
-int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                          MPI_Request *request) {
-  openmpi_MPI_File_iread_shared_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_iread_shared, __ATOMIC_ACQUIRE);
+/* MPI_File_write_shared: mpi.h */
+int MPI_File_write_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                          MPI_Status *status) {
+  openmpi_MPI_File_write_shared_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write_shared, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_write_shared(tracer_real, __builtin_return_address(0), fh, buf,
+                                              count, datatype, status);
+}
+
+/* MPI_File_iread_shared, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn *tracer_real,
+                                                const void *tracer_caller, MPI_File fh, void *buf,
+                                                int count, MPI_Datatype datatype,
+                                                MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iread_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_shared", (void **)&openmpi_real.MPI_File_iread_shared);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) &&
@@ -8893,19 +10724,35 @@ int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype dataty
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_iwrite_shared: mpi.h */
-int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                           MPI_Request *request) {
-  openmpi_MPI_File_iwrite_shared_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_iwrite_shared, __ATOMIC_ACQUIRE);
+/* MPI_File_iread_shared: mpi.h */
+int MPI_File_iread_shared(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                          MPI_Request *request) {
+  openmpi_MPI_File_iread_shared_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_iread_shared, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, request);
+  }
+  return openmpi_traced_MPI_File_iread_shared(tracer_real, __builtin_return_address(0), fh, buf,
+                                              count, datatype, request);
+}
+
+/* MPI_File_iwrite_shared, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_File fh,
+                                                 const void *buf, int count, MPI_Datatype datatype,
+                                                 MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_iwrite_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_shared", (void **)&openmpi_real.MPI_File_iwrite_shared);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) &&
@@ -8962,19 +10809,35 @@ int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read_ordered: mpi.h */
-int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
-                          MPI_Status *status) {
-  openmpi_MPI_File_read_ordered_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read_ordered, __ATOMIC_ACQUIRE);
+/* MPI_File_iwrite_shared: mpi.h */
+int MPI_File_iwrite_shared(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Request *request) {
+  openmpi_MPI_File_iwrite_shared_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_iwrite_shared, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, request);
+  }
+  return openmpi_traced_MPI_File_iwrite_shared(tracer_real, __builtin_return_address(0), fh, buf,
+                                               count, datatype, request);
+}
+
+/* MPI_File_read_ordered, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn *tracer_real,
+                                                const void *tracer_caller, MPI_File fh, void *buf,
+                                                int count, MPI_Datatype datatype,
+                                                MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_ordered_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_ordered", (void **)&openmpi_real.MPI_File_read_ordered);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) &&
@@ -9030,19 +10893,35 @@ int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype dataty
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write_ordered: mpi.h */
-int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
-                           MPI_Status *status) {
-  openmpi_MPI_File_write_ordered_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write_ordered, __ATOMIC_ACQUIRE);
+/* MPI_File_read_ordered: mpi.h */
+int MPI_File_read_ordered(MPI_File fh, void *buf, int count, MPI_Datatype datatype,
+                          MPI_Status *status) {
+  openmpi_MPI_File_read_ordered_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read_ordered, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_read_ordered(tracer_real, __builtin_return_address(0), fh, buf,
+                                              count, datatype, status);
+}
+
+/* MPI_File_write_ordered, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_File fh,
+                                                 const void *buf, int count, MPI_Datatype datatype,
+                                                 MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_ordered_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_ordered", (void **)&openmpi_real.MPI_File_write_ordered);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) &&
@@ -9098,18 +10977,34 @@ int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_seek_shared: mpi.h */
-int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
-  openmpi_MPI_File_seek_shared_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_seek_shared, __ATOMIC_ACQUIRE);
+/* MPI_File_write_ordered: mpi.h */
+int MPI_File_write_ordered(MPI_File fh, const void *buf, int count, MPI_Datatype datatype,
+                           MPI_Status *status) {
+  openmpi_MPI_File_write_ordered_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write_ordered, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype, status);
+  }
+  return openmpi_traced_MPI_File_write_ordered(tracer_real, __builtin_return_address(0), fh, buf,
+                                               count, datatype, status);
+}
+
+/* MPI_File_seek_shared, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *tracer_real,
+                                               const void *tracer_caller, MPI_File fh,
+                                               MPI_Offset offset, int whence) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_seek_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_seek_shared", (void **)&openmpi_real.MPI_File_seek_shared);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) &&
@@ -9160,18 +11055,33 @@ int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_get_position_shared: mpi.h */
-int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) {
-  openmpi_MPI_File_get_position_shared_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_get_position_shared, __ATOMIC_ACQUIRE);
+/* MPI_File_seek_shared: mpi.h */
+int MPI_File_seek_shared(MPI_File fh, MPI_Offset offset, int whence) {
+  openmpi_MPI_File_seek_shared_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_seek_shared, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, whence);
+  }
+  return openmpi_traced_MPI_File_seek_shared(tracer_real, __builtin_return_address(0), fh, offset,
+                                             whence);
+}
+
+/* MPI_File_get_position_shared, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_position_shared_fn *tracer_real,
+                                                       const void *tracer_caller, MPI_File fh,
+                                                       MPI_Offset *offset) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_position_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_position_shared", (void **)&openmpi_real.MPI_File_get_position_shared);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) &&
@@ -9221,19 +11131,34 @@ int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read_at_all_begin: mpi.h */
-int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
-                               MPI_Datatype datatype) {
-  openmpi_MPI_File_read_at_all_begin_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read_at_all_begin, __ATOMIC_ACQUIRE);
+/* MPI_File_get_position_shared: mpi.h */
+int MPI_File_get_position_shared(MPI_File fh, MPI_Offset *offset) {
+  openmpi_MPI_File_get_position_shared_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_get_position_shared, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset);
+  }
+  return openmpi_traced_MPI_File_get_position_shared(tracer_real, __builtin_return_address(0), fh,
+                                                     offset);
+}
+
+/* MPI_File_read_at_all_begin, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_all_begin_fn *tracer_real,
+                                                     const void *tracer_caller, MPI_File fh,
+                                                     MPI_Offset offset, void *buf, int count,
+                                                     MPI_Datatype datatype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_at_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at_all_begin", (void **)&openmpi_real.MPI_File_read_at_all_begin);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) &&
@@ -9289,18 +11214,34 @@ int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int co
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read_at_all_end: mpi.h */
-int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
-  openmpi_MPI_File_read_at_all_end_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read_at_all_end, __ATOMIC_ACQUIRE);
+/* MPI_File_read_at_all_begin: mpi.h */
+int MPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void *buf, int count,
+                               MPI_Datatype datatype) {
+  openmpi_MPI_File_read_at_all_begin_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read_at_all_begin, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, buf, count, datatype);
+  }
+  return openmpi_traced_MPI_File_read_at_all_begin(tracer_real, __builtin_return_address(0), fh,
+                                                   offset, buf, count, datatype);
+}
+
+/* MPI_File_read_at_all_end, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_end_fn *tracer_real,
+                                                   const void *tracer_caller, MPI_File fh,
+                                                   void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_at_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at_all_end", (void **)&openmpi_real.MPI_File_read_at_all_end);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) &&
@@ -9351,19 +11292,34 @@ int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write_at_all_begin: mpi.h */
-int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
-                                MPI_Datatype datatype) {
-  openmpi_MPI_File_write_at_all_begin_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write_at_all_begin, __ATOMIC_ACQUIRE);
+/* MPI_File_read_at_all_end: mpi.h */
+int MPI_File_read_at_all_end(MPI_File fh, void *buf, MPI_Status *status) {
+  openmpi_MPI_File_read_at_all_end_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read_at_all_end, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, status);
+  }
+  return openmpi_traced_MPI_File_read_at_all_end(tracer_real, __builtin_return_address(0), fh, buf,
+                                                 status);
+}
+
+/* MPI_File_write_at_all_begin, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write_at_all_begin(openmpi_MPI_File_write_at_all_begin_fn *tracer_real,
+                                                      const void *tracer_caller, MPI_File fh,
+                                                      MPI_Offset offset, const void *buf, int count,
+                                                      MPI_Datatype datatype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_at_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at_all_begin", (void **)&openmpi_real.MPI_File_write_at_all_begin);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) &&
@@ -9419,18 +11375,34 @@ int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf,
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write_at_all_end: mpi.h */
-int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
-  openmpi_MPI_File_write_at_all_end_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write_at_all_end, __ATOMIC_ACQUIRE);
+/* MPI_File_write_at_all_begin: mpi.h */
+int MPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void *buf, int count,
+                                MPI_Datatype datatype) {
+  openmpi_MPI_File_write_at_all_begin_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write_at_all_begin, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, offset, buf, count, datatype);
+  }
+  return openmpi_traced_MPI_File_write_at_all_begin(tracer_real, __builtin_return_address(0), fh,
+                                                    offset, buf, count, datatype);
+}
+
+/* MPI_File_write_at_all_end, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_all_end_fn *tracer_real,
+                                                    const void *tracer_caller, MPI_File fh,
+                                                    const void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_at_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at_all_end", (void **)&openmpi_real.MPI_File_write_at_all_end);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) &&
@@ -9481,18 +11453,33 @@ int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) 
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read_all_begin: mpi.h */
-int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) {
-  openmpi_MPI_File_read_all_begin_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read_all_begin, __ATOMIC_ACQUIRE);
+/* MPI_File_write_at_all_end: mpi.h */
+int MPI_File_write_at_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
+  openmpi_MPI_File_write_at_all_end_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write_at_all_end, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, status);
+  }
+  return openmpi_traced_MPI_File_write_at_all_end(tracer_real, __builtin_return_address(0), fh, buf,
+                                                  status);
+}
+
+/* MPI_File_read_all_begin, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begin_fn *tracer_real,
+                                                  const void *tracer_caller, MPI_File fh, void *buf,
+                                                  int count, MPI_Datatype datatype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_all_begin", (void **)&openmpi_real.MPI_File_read_all_begin);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) &&
@@ -9546,18 +11533,33 @@ int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype data
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read_all_end: mpi.h */
-int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
-  openmpi_MPI_File_read_all_end_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read_all_end, __ATOMIC_ACQUIRE);
+/* MPI_File_read_all_begin: mpi.h */
+int MPI_File_read_all_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) {
+  openmpi_MPI_File_read_all_begin_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read_all_begin, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype);
+  }
+  return openmpi_traced_MPI_File_read_all_begin(tracer_real, __builtin_return_address(0), fh, buf,
+                                                count, datatype);
+}
+
+/* MPI_File_read_all_end, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn *tracer_real,
+                                                const void *tracer_caller, MPI_File fh, void *buf,
+                                                MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_all_end", (void **)&openmpi_real.MPI_File_read_all_end);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) &&
@@ -9608,18 +11610,34 @@ int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write_all_begin: mpi.h */
-int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) {
-  openmpi_MPI_File_write_all_begin_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write_all_begin, __ATOMIC_ACQUIRE);
+/* MPI_File_read_all_end: mpi.h */
+int MPI_File_read_all_end(MPI_File fh, void *buf, MPI_Status *status) {
+  openmpi_MPI_File_read_all_end_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read_all_end, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, status);
+  }
+  return openmpi_traced_MPI_File_read_all_end(tracer_real, __builtin_return_address(0), fh, buf,
+                                              status);
+}
+
+/* MPI_File_write_all_begin, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_begin_fn *tracer_real,
+                                                   const void *tracer_caller, MPI_File fh,
+                                                   const void *buf, int count,
+                                                   MPI_Datatype datatype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_all_begin", (void **)&openmpi_real.MPI_File_write_all_begin);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) &&
@@ -9673,18 +11691,33 @@ int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Dataty
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write_all_end: mpi.h */
-int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
-  openmpi_MPI_File_write_all_end_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write_all_end, __ATOMIC_ACQUIRE);
+/* MPI_File_write_all_begin: mpi.h */
+int MPI_File_write_all_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) {
+  openmpi_MPI_File_write_all_begin_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write_all_begin, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype);
+  }
+  return openmpi_traced_MPI_File_write_all_begin(tracer_real, __builtin_return_address(0), fh, buf,
+                                                 count, datatype);
+}
+
+/* MPI_File_write_all_end, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_File fh,
+                                                 const void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_all_end", (void **)&openmpi_real.MPI_File_write_all_end);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) &&
@@ -9735,18 +11768,33 @@ int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read_ordered_begin: mpi.h */
-int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) {
-  openmpi_MPI_File_read_ordered_begin_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read_ordered_begin, __ATOMIC_ACQUIRE);
+/* MPI_File_write_all_end: mpi.h */
+int MPI_File_write_all_end(MPI_File fh, const void *buf, MPI_Status *status) {
+  openmpi_MPI_File_write_all_end_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write_all_end, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, status);
+  }
+  return openmpi_traced_MPI_File_write_all_end(tracer_real, __builtin_return_address(0), fh, buf,
+                                               status);
+}
+
+/* MPI_File_read_ordered_begin, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_ordered_begin_fn *tracer_real,
+                                                      const void *tracer_caller, MPI_File fh,
+                                                      void *buf, int count, MPI_Datatype datatype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_ordered_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_ordered_begin", (void **)&openmpi_real.MPI_File_read_ordered_begin);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) &&
@@ -9800,18 +11848,33 @@ int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype 
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_read_ordered_end: mpi.h */
-int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
-  openmpi_MPI_File_read_ordered_end_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_read_ordered_end, __ATOMIC_ACQUIRE);
+/* MPI_File_read_ordered_begin: mpi.h */
+int MPI_File_read_ordered_begin(MPI_File fh, void *buf, int count, MPI_Datatype datatype) {
+  openmpi_MPI_File_read_ordered_begin_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read_ordered_begin, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype);
+  }
+  return openmpi_traced_MPI_File_read_ordered_begin(tracer_real, __builtin_return_address(0), fh,
+                                                    buf, count, datatype);
+}
+
+/* MPI_File_read_ordered_end, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordered_end_fn *tracer_real,
+                                                    const void *tracer_caller, MPI_File fh,
+                                                    void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_read_ordered_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_ordered_end", (void **)&openmpi_real.MPI_File_read_ordered_end);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) &&
@@ -9862,18 +11925,34 @@ int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write_ordered_begin: mpi.h */
-int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) {
-  openmpi_MPI_File_write_ordered_begin_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write_ordered_begin, __ATOMIC_ACQUIRE);
+/* MPI_File_read_ordered_end: mpi.h */
+int MPI_File_read_ordered_end(MPI_File fh, void *buf, MPI_Status *status) {
+  openmpi_MPI_File_read_ordered_end_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_read_ordered_end, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, status);
+  }
+  return openmpi_traced_MPI_File_read_ordered_end(tracer_real, __builtin_return_address(0), fh, buf,
+                                                  status);
+}
+
+/* MPI_File_write_ordered_begin, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_ordered_begin_fn *tracer_real,
+                                                       const void *tracer_caller, MPI_File fh,
+                                                       const void *buf, int count,
+                                                       MPI_Datatype datatype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_ordered_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_ordered_begin", (void **)&openmpi_real.MPI_File_write_ordered_begin);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) &&
@@ -9927,18 +12006,33 @@ int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Da
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_write_ordered_end: mpi.h */
-int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status) {
-  openmpi_MPI_File_write_ordered_end_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_write_ordered_end, __ATOMIC_ACQUIRE);
+/* MPI_File_write_ordered_begin: mpi.h */
+int MPI_File_write_ordered_begin(MPI_File fh, const void *buf, int count, MPI_Datatype datatype) {
+  openmpi_MPI_File_write_ordered_begin_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write_ordered_begin, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, count, datatype);
+  }
+  return openmpi_traced_MPI_File_write_ordered_begin(tracer_real, __builtin_return_address(0), fh,
+                                                     buf, count, datatype);
+}
+
+/* MPI_File_write_ordered_end, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_ordered_end_fn *tracer_real,
+                                                     const void *tracer_caller, MPI_File fh,
+                                                     const void *buf, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_write_ordered_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_ordered_end", (void **)&openmpi_real.MPI_File_write_ordered_end);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) &&
@@ -9989,18 +12083,33 @@ int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status)
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_get_type_extent: mpi.h */
-int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent) {
-  openmpi_MPI_File_get_type_extent_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_get_type_extent, __ATOMIC_ACQUIRE);
+/* MPI_File_write_ordered_end: mpi.h */
+int MPI_File_write_ordered_end(MPI_File fh, const void *buf, MPI_Status *status) {
+  openmpi_MPI_File_write_ordered_end_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_write_ordered_end, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, buf, status);
+  }
+  return openmpi_traced_MPI_File_write_ordered_end(tracer_real, __builtin_return_address(0), fh,
+                                                   buf, status);
+}
+
+/* MPI_File_get_type_extent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_extent_fn *tracer_real,
+                                                   const void *tracer_caller, MPI_File fh,
+                                                   MPI_Datatype datatype, MPI_Aint *extent) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_type_extent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_type_extent", (void **)&openmpi_real.MPI_File_get_type_extent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) &&
@@ -10052,18 +12161,32 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exten
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_set_atomicity: mpi.h */
-int MPI_File_set_atomicity(MPI_File fh, int flag) {
-  openmpi_MPI_File_set_atomicity_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_set_atomicity, __ATOMIC_ACQUIRE);
+/* MPI_File_get_type_extent: mpi.h */
+int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *extent) {
+  openmpi_MPI_File_get_type_extent_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_get_type_extent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, datatype, extent);
+  }
+  return openmpi_traced_MPI_File_get_type_extent(tracer_real, __builtin_return_address(0), fh,
+                                                 datatype, extent);
+}
+
+/* MPI_File_set_atomicity, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_File fh, int flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_set_atomicity_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_atomicity", (void **)&openmpi_real.MPI_File_set_atomicity);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) &&
@@ -10112,18 +12235,31 @@ int MPI_File_set_atomicity(MPI_File fh, int flag) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_get_atomicity: mpi.h */
-int MPI_File_get_atomicity(MPI_File fh, int *flag) {
-  openmpi_MPI_File_get_atomicity_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_get_atomicity, __ATOMIC_ACQUIRE);
+/* MPI_File_set_atomicity: mpi.h */
+int MPI_File_set_atomicity(MPI_File fh, int flag) {
+  openmpi_MPI_File_set_atomicity_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_set_atomicity, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, flag);
+  }
+  return openmpi_traced_MPI_File_set_atomicity(tracer_real, __builtin_return_address(0), fh, flag);
+}
+
+/* MPI_File_get_atomicity, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_File fh, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_get_atomicity_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_atomicity", (void **)&openmpi_real.MPI_File_get_atomicity);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) &&
@@ -10173,18 +12309,31 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_File_sync: mpi.h */
-int MPI_File_sync(MPI_File fh) {
-  openmpi_MPI_File_sync_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_File_sync, __ATOMIC_ACQUIRE);
+/* MPI_File_get_atomicity: mpi.h */
+int MPI_File_get_atomicity(MPI_File fh, int *flag) {
+  openmpi_MPI_File_get_atomicity_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_get_atomicity, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh, flag);
+  }
+  return openmpi_traced_MPI_File_get_atomicity(tracer_real, __builtin_return_address(0), fh, flag);
+}
+
+/* MPI_File_sync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real,
+                                        const void *tracer_caller, MPI_File fh) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_File_sync_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_sync", (void **)&openmpi_real.MPI_File_sync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) &&
@@ -10231,18 +12380,31 @@ int MPI_File_sync(MPI_File fh) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Finalize: mpi.h */
-int MPI_Finalize(void) {
-  openmpi_MPI_Finalize_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Finalize, __ATOMIC_ACQUIRE);
+/* MPI_File_sync: mpi.h */
+int MPI_File_sync(MPI_File fh) {
+  openmpi_MPI_File_sync_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_File_sync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(fh);
+  }
+  return openmpi_traced_MPI_File_sync(tracer_real, __builtin_return_address(0), fh);
+}
+
+/* MPI_Finalize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real,
+                                       const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Finalize_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Finalize", (void **)&openmpi_real.MPI_Finalize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) &&
@@ -10287,18 +12449,31 @@ int MPI_Finalize(void) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Finalized: mpi.h */
-int MPI_Finalized(int *flag) {
-  openmpi_MPI_Finalized_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Finalized, __ATOMIC_ACQUIRE);
+/* MPI_Finalize: mpi.h */
+int MPI_Finalize(void) {
+  openmpi_MPI_Finalize_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Finalize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real();
+  }
+  return openmpi_traced_MPI_Finalize(tracer_real, __builtin_return_address(0));
+}
+
+/* MPI_Finalized, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real,
+                                        const void *tracer_caller, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Finalized_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Finalized", (void **)&openmpi_real.MPI_Finalized);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) &&
@@ -10346,18 +12521,31 @@ int MPI_Finalized(int *flag) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Free_mem: mpi.h */
-int MPI_Free_mem(void *base) {
-  openmpi_MPI_Free_mem_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Free_mem, __ATOMIC_ACQUIRE);
+/* MPI_Finalized: mpi.h */
+int MPI_Finalized(int *flag) {
+  openmpi_MPI_Finalized_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Finalized, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(flag);
+  }
+  return openmpi_traced_MPI_Finalized(tracer_real, __builtin_return_address(0), flag);
+}
+
+/* MPI_Free_mem, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real,
+                                       const void *tracer_caller, void *base) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Free_mem_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Free_mem", (void **)&openmpi_real.MPI_Free_mem);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) &&
@@ -10404,19 +12592,33 @@ int MPI_Free_mem(void *base) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Gather: mpi.h */
-int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  openmpi_MPI_Gather_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Gather, __ATOMIC_ACQUIRE);
+/* MPI_Free_mem: mpi.h */
+int MPI_Free_mem(void *base) {
+  openmpi_MPI_Free_mem_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Free_mem, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(base);
+  }
+  return openmpi_traced_MPI_Free_mem(tracer_real, __builtin_return_address(0), base);
+}
+
+/* MPI_Gather, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const void *tracer_caller,
+                                     const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                                     MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Gather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Gather", (void **)&openmpi_real.MPI_Gather);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) &&
@@ -10482,19 +12684,36 @@ int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *
   return tracer_args.tracer_result;
 }
 
-/* MPI_Igather: mpi.h */
-int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Igather_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Igather, __ATOMIC_ACQUIRE);
+/* MPI_Gather: mpi.h */
+int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+               int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  openmpi_MPI_Gather_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Gather, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
+  return openmpi_traced_MPI_Gather(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                   sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+/* MPI_Igather, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real,
+                                      const void *tracer_caller, const void *sendbuf, int sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                      MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                      MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Igather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Igather", (void **)&openmpi_real.MPI_Igather);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -10564,20 +12783,37 @@ int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Gatherv: mpi.h */
-int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                MPI_Comm comm) {
-  openmpi_MPI_Gatherv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Gatherv, __ATOMIC_ACQUIRE);
+/* MPI_Igather: mpi.h */
+int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Igather_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Igather, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       request);
+  }
+  return openmpi_traced_MPI_Igather(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                    sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+
+/* MPI_Gatherv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real,
+                                      const void *tracer_caller, const void *sendbuf, int sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                      const int displs[], MPI_Datatype recvtype, int root,
+                                      MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Gatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Gatherv", (void **)&openmpi_real.MPI_Gatherv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
@@ -10646,20 +12882,39 @@ int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Igatherv: mpi.h */
-int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
-                 MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Igatherv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Igatherv, __ATOMIC_ACQUIRE);
+/* MPI_Gatherv: mpi.h */
+int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                MPI_Comm comm) {
+  openmpi_MPI_Gatherv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Gatherv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                       comm);
+  }
+  return openmpi_traced_MPI_Gatherv(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                    sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+
+/* MPI_Igatherv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real,
+                                       const void *tracer_caller, const void *sendbuf,
+                                       int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       const int recvcounts[], const int displs[],
+                                       MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                       MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Igatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Igatherv", (void **)&openmpi_real.MPI_Igatherv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
@@ -10732,18 +12987,37 @@ int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   return tracer_args.tracer_result;
 }
 
-/* MPI_Get_address: mpi.h */
-int MPI_Get_address(const void *location, MPI_Aint *address) {
-  openmpi_MPI_Get_address_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Get_address, __ATOMIC_ACQUIRE);
+/* MPI_Igatherv: mpi.h */
+int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root,
+                 MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Igatherv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Igatherv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
+                       comm, request);
+  }
+  return openmpi_traced_MPI_Igatherv(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                     sendtype, recvbuf, recvcounts, displs, recvtype, root, comm,
+                                     request);
+}
+
+/* MPI_Get_address, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_real,
+                                          const void *tracer_caller, const void *location,
+                                          MPI_Aint *address) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_address_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_address", (void **)&openmpi_real.MPI_Get_address);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, address);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) &&
@@ -10793,18 +13067,32 @@ int MPI_Get_address(const void *location, MPI_Aint *address) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Get_count: mpi.h */
-int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
-  openmpi_MPI_Get_count_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Get_count, __ATOMIC_ACQUIRE);
+/* MPI_Get_address: mpi.h */
+int MPI_Get_address(const void *location, MPI_Aint *address) {
+  openmpi_MPI_Get_address_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Get_address, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(location, address);
+  }
+  return openmpi_traced_MPI_Get_address(tracer_real, __builtin_return_address(0), location, address);
+}
+
+/* MPI_Get_count, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real,
+                                        const void *tracer_caller, const MPI_Status *status,
+                                        MPI_Datatype datatype, int *count) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_count_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_count", (void **)&openmpi_real.MPI_Get_count);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) &&
@@ -10857,18 +13145,33 @@ int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Get_elements: mpi.h */
-int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) {
-  openmpi_MPI_Get_elements_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Get_elements, __ATOMIC_ACQUIRE);
+/* MPI_Get_count: mpi.h */
+int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count) {
+  openmpi_MPI_Get_count_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Get_count, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(status, datatype, count);
+  }
+  return openmpi_traced_MPI_Get_count(tracer_real, __builtin_return_address(0), status, datatype,
+                                      count);
+}
+
+/* MPI_Get_elements, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_real,
+                                           const void *tracer_caller, const MPI_Status *status,
+                                           MPI_Datatype datatype, int *count) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_elements_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_elements", (void **)&openmpi_real.MPI_Get_elements);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) &&
@@ -10921,18 +13224,33 @@ int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count
   return tracer_args.tracer_result;
 }
 
-/* MPI_Get_elements_x: mpi.h */
-int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) {
-  openmpi_MPI_Get_elements_x_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Get_elements_x, __ATOMIC_ACQUIRE);
+/* MPI_Get_elements: mpi.h */
+int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count) {
+  openmpi_MPI_Get_elements_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Get_elements, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(status, datatype, count);
+  }
+  return openmpi_traced_MPI_Get_elements(tracer_real, __builtin_return_address(0), status, datatype,
+                                         count);
+}
+
+/* MPI_Get_elements_x, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *tracer_real,
+                                             const void *tracer_caller, const MPI_Status *status,
+                                             MPI_Datatype datatype, MPI_Count *count) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_elements_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_elements_x", (void **)&openmpi_real.MPI_Get_elements_x);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) &&
@@ -10985,19 +13303,34 @@ int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Coun
   return tracer_args.tracer_result;
 }
 
-/* MPI_Get: mpi.h */
-int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
-  openmpi_MPI_Get_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Get, __ATOMIC_ACQUIRE);
+/* MPI_Get_elements_x: mpi.h */
+int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count) {
+  openmpi_MPI_Get_elements_x_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Get_elements_x, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(status, datatype, count);
+  }
+  return openmpi_traced_MPI_Get_elements_x(tracer_real, __builtin_return_address(0), status,
+                                           datatype, count);
+}
+
+/* MPI_Get, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *tracer_caller,
+                                  void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                                  int target_rank, MPI_Aint target_disp, int target_count,
+                                  MPI_Datatype target_datatype, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get", (void **)&openmpi_real.MPI_Get);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -11064,21 +13397,40 @@ int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, i
   return tracer_args.tracer_result;
 }
 
-/* MPI_Get_accumulate: mpi.h */
-int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                       void *result_addr, int result_count, MPI_Datatype result_datatype,
-                       int target_rank, MPI_Aint target_disp, int target_count,
-                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  openmpi_MPI_Get_accumulate_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Get_accumulate, __ATOMIC_ACQUIRE);
+/* MPI_Get: mpi.h */
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win) {
+  openmpi_MPI_Get_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Get, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype, win);
+  }
+  return openmpi_traced_MPI_Get(tracer_real, __builtin_return_address(0), origin_addr, origin_count,
+                                origin_datatype, target_rank, target_disp, target_count,
+                                target_datatype, win);
+}
+
+/* MPI_Get_accumulate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Get_accumulate(openmpi_MPI_Get_accumulate_fn *tracer_real,
+                                             const void *tracer_caller, const void *origin_addr,
+                                             int origin_count, MPI_Datatype origin_datatype,
+                                             void *result_addr, int result_count,
+                                             MPI_Datatype result_datatype, int target_rank,
+                                             MPI_Aint target_disp, int target_count,
+                                             MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_accumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_accumulate", (void **)&openmpi_real.MPI_Get_accumulate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
@@ -11157,18 +13509,40 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
   return tracer_args.tracer_result;
 }
 
-/* MPI_Get_library_version: mpi.h */
-int MPI_Get_library_version(char *version, int *resultlen) {
-  openmpi_MPI_Get_library_version_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Get_library_version, __ATOMIC_ACQUIRE);
+/* MPI_Get_accumulate: mpi.h */
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                       void *result_addr, int result_count, MPI_Datatype result_datatype,
+                       int target_rank, MPI_Aint target_disp, int target_count,
+                       MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
+  openmpi_MPI_Get_accumulate_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Get_accumulate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                       result_datatype, target_rank, target_disp, target_count, target_datatype, op,
+                       win);
+  }
+  return openmpi_traced_MPI_Get_accumulate(tracer_real, __builtin_return_address(0), origin_addr,
+                                           origin_count, origin_datatype, result_addr, result_count,
+                                           result_datatype, target_rank, target_disp, target_count,
+                                           target_datatype, op, win);
+}
+
+/* MPI_Get_library_version, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_version_fn *tracer_real,
+                                                  const void *tracer_caller, char *version,
+                                                  int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_library_version_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_library_version", (void **)&openmpi_real.MPI_Get_library_version);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) &&
@@ -11219,18 +13593,33 @@ int MPI_Get_library_version(char *version, int *resultlen) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Get_processor_name: mpi.h */
-int MPI_Get_processor_name(char *name, int *resultlen) {
-  openmpi_MPI_Get_processor_name_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Get_processor_name, __ATOMIC_ACQUIRE);
+/* MPI_Get_library_version: mpi.h */
+int MPI_Get_library_version(char *version, int *resultlen) {
+  openmpi_MPI_Get_library_version_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Get_library_version, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(version, resultlen);
+  }
+  return openmpi_traced_MPI_Get_library_version(tracer_real, __builtin_return_address(0), version,
+                                                resultlen);
+}
+
+/* MPI_Get_processor_name, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_fn *tracer_real,
+                                                 const void *tracer_caller, char *name,
+                                                 int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_processor_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_processor_name", (void **)&openmpi_real.MPI_Get_processor_name);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) &&
@@ -11281,18 +13670,32 @@ int MPI_Get_processor_name(char *name, int *resultlen) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Get_version: mpi.h */
-int MPI_Get_version(int *version, int *subversion) {
-  openmpi_MPI_Get_version_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Get_version, __ATOMIC_ACQUIRE);
+/* MPI_Get_processor_name: mpi.h */
+int MPI_Get_processor_name(char *name, int *resultlen) {
+  openmpi_MPI_Get_processor_name_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Get_processor_name, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(name, resultlen);
+  }
+  return openmpi_traced_MPI_Get_processor_name(tracer_real, __builtin_return_address(0), name,
+                                               resultlen);
+}
+
+/* MPI_Get_version, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_real,
+                                          const void *tracer_caller, int *version, int *subversion) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Get_version_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_version", (void **)&openmpi_real.MPI_Get_version);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, subversion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) &&
@@ -11343,19 +13746,34 @@ int MPI_Get_version(int *version, int *subversion) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Graph_create: mpi.h */
-int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
-                     int reorder, MPI_Comm *comm_graph) {
-  openmpi_MPI_Graph_create_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Graph_create, __ATOMIC_ACQUIRE);
+/* MPI_Get_version: mpi.h */
+int MPI_Get_version(int *version, int *subversion) {
+  openmpi_MPI_Get_version_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Get_version, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(version, subversion);
+  }
+  return openmpi_traced_MPI_Get_version(tracer_real, __builtin_return_address(0), version,
+                                        subversion);
+}
+
+/* MPI_Graph_create, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_real,
+                                           const void *tracer_caller, MPI_Comm comm_old, int nnodes,
+                                           const int index[], const int edges[], int reorder,
+                                           MPI_Comm *comm_graph) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graph_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_create", (void **)&openmpi_real.MPI_Graph_create);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, nnodes, index, edges, reorder, comm_graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) &&
@@ -11415,18 +13833,34 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
   return tracer_args.tracer_result;
 }
 
-/* MPI_Graph_get: mpi.h */
-int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
-  openmpi_MPI_Graph_get_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Graph_get, __ATOMIC_ACQUIRE);
+/* MPI_Graph_create: mpi.h */
+int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[],
+                     int reorder, MPI_Comm *comm_graph) {
+  openmpi_MPI_Graph_create_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Graph_create, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm_old, nnodes, index, edges, reorder, comm_graph);
+  }
+  return openmpi_traced_MPI_Graph_create(tracer_real, __builtin_return_address(0), comm_old, nnodes,
+                                         index, edges, reorder, comm_graph);
+}
+
+/* MPI_Graph_get, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Comm comm, int maxindex,
+                                        int maxedges, int index[], int edges[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graph_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_get", (void **)&openmpi_real.MPI_Graph_get);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxindex, maxedges, index, edges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) &&
@@ -11483,18 +13917,33 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int ed
   return tracer_args.tracer_result;
 }
 
-/* MPI_Graph_map: mpi.h */
-int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank) {
-  openmpi_MPI_Graph_map_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Graph_map, __ATOMIC_ACQUIRE);
+/* MPI_Graph_get: mpi.h */
+int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
+  openmpi_MPI_Graph_get_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Graph_get, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, maxindex, maxedges, index, edges);
+  }
+  return openmpi_traced_MPI_Graph_get(tracer_real, __builtin_return_address(0), comm, maxindex,
+                                      maxedges, index, edges);
+}
+
+/* MPI_Graph_map, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Comm comm, int nnodes,
+                                        const int index[], const int edges[], int *newrank) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graph_map_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_map", (void **)&openmpi_real.MPI_Graph_map);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, index, edges, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) &&
@@ -11551,18 +14000,33 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
   return tracer_args.tracer_result;
 }
 
-/* MPI_Graph_neighbors_count: mpi.h */
-int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
-  openmpi_MPI_Graph_neighbors_count_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Graph_neighbors_count, __ATOMIC_ACQUIRE);
+/* MPI_Graph_map: mpi.h */
+int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank) {
+  openmpi_MPI_Graph_map_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Graph_map, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, nnodes, index, edges, newrank);
+  }
+  return openmpi_traced_MPI_Graph_map(tracer_real, __builtin_return_address(0), comm, nnodes, index,
+                                      edges, newrank);
+}
+
+/* MPI_Graph_neighbors_count, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_count_fn *tracer_real,
+                                                    const void *tracer_caller, MPI_Comm comm,
+                                                    int rank, int *nneighbors) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graph_neighbors_count_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_neighbors_count", (void **)&openmpi_real.MPI_Graph_neighbors_count);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, nneighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) &&
@@ -11615,18 +14079,33 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Graph_neighbors: mpi.h */
-int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
-  openmpi_MPI_Graph_neighbors_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Graph_neighbors, __ATOMIC_ACQUIRE);
+/* MPI_Graph_neighbors_count: mpi.h */
+int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors) {
+  openmpi_MPI_Graph_neighbors_count_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Graph_neighbors_count, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, rank, nneighbors);
+  }
+  return openmpi_traced_MPI_Graph_neighbors_count(tracer_real, __builtin_return_address(0), comm,
+                                                  rank, nneighbors);
+}
+
+/* MPI_Graph_neighbors, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tracer_real,
+                                              const void *tracer_caller, MPI_Comm comm, int rank,
+                                              int maxneighbors, int neighbors[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graph_neighbors_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_neighbors", (void **)&openmpi_real.MPI_Graph_neighbors);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxneighbors, neighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) &&
@@ -11680,18 +14159,33 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
   return tracer_args.tracer_result;
 }
 
-/* MPI_Graphdims_get: mpi.h */
-int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
-  openmpi_MPI_Graphdims_get_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Graphdims_get, __ATOMIC_ACQUIRE);
+/* MPI_Graph_neighbors: mpi.h */
+int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
+  openmpi_MPI_Graph_neighbors_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Graph_neighbors, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, rank, maxneighbors, neighbors);
+  }
+  return openmpi_traced_MPI_Graph_neighbors(tracer_real, __builtin_return_address(0), comm, rank,
+                                            maxneighbors, neighbors);
+}
+
+/* MPI_Graphdims_get, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Comm comm, int *nnodes,
+                                            int *nedges) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Graphdims_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graphdims_get", (void **)&openmpi_real.MPI_Graphdims_get);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, nedges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) &&
@@ -11744,18 +14238,32 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Grequest_complete: mpi.h */
-int MPI_Grequest_complete(MPI_Request request) {
-  openmpi_MPI_Grequest_complete_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Grequest_complete, __ATOMIC_ACQUIRE);
+/* MPI_Graphdims_get: mpi.h */
+int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
+  openmpi_MPI_Graphdims_get_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Graphdims_get, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, nnodes, nedges);
+  }
+  return openmpi_traced_MPI_Graphdims_get(tracer_real, __builtin_return_address(0), comm, nnodes,
+                                          nedges);
+}
+
+/* MPI_Grequest_complete, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn *tracer_real,
+                                                const void *tracer_caller, MPI_Request request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Grequest_complete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Grequest_complete", (void **)&openmpi_real.MPI_Grequest_complete);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) &&
@@ -11802,20 +14310,35 @@ int MPI_Grequest_complete(MPI_Request request) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Grequest_start: mpi.h */
-int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
-                       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
-                       MPI_Request *request) {
-  openmpi_MPI_Grequest_start_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Grequest_start, __ATOMIC_ACQUIRE);
+/* MPI_Grequest_complete: mpi.h */
+int MPI_Grequest_complete(MPI_Request request) {
+  openmpi_MPI_Grequest_complete_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Grequest_complete, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(request);
+  }
+  return openmpi_traced_MPI_Grequest_complete(tracer_real, __builtin_return_address(0), request);
+}
+
+/* MPI_Grequest_start, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Grequest_start(openmpi_MPI_Grequest_start_fn *tracer_real,
+                                             const void *tracer_caller,
+                                             MPI_Grequest_query_function *query_fn,
+                                             MPI_Grequest_free_function *free_fn,
+                                             MPI_Grequest_cancel_function *cancel_fn,
+                                             void *extra_state, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Grequest_start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Grequest_start", (void **)&openmpi_real.MPI_Grequest_start);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) &&
@@ -11873,18 +14396,35 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_compare: mpi.h */
-int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
-  openmpi_MPI_Group_compare_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_compare, __ATOMIC_ACQUIRE);
+/* MPI_Grequest_start: mpi.h */
+int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                       MPI_Grequest_cancel_function *cancel_fn, void *extra_state,
+                       MPI_Request *request) {
+  openmpi_MPI_Grequest_start_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Grequest_start, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
+  }
+  return openmpi_traced_MPI_Grequest_start(tracer_real, __builtin_return_address(0), query_fn,
+                                           free_fn, cancel_fn, extra_state, request);
+}
+
+/* MPI_Group_compare, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Group group1,
+                                            MPI_Group group2, int *result) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_compare_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_compare", (void **)&openmpi_real.MPI_Group_compare);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) &&
@@ -11937,18 +14477,33 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_difference: mpi.h */
-int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
-  openmpi_MPI_Group_difference_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_difference, __ATOMIC_ACQUIRE);
+/* MPI_Group_compare: mpi.h */
+int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int *result) {
+  openmpi_MPI_Group_compare_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_compare, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group1, group2, result);
+  }
+  return openmpi_traced_MPI_Group_compare(tracer_real, __builtin_return_address(0), group1, group2,
+                                          result);
+}
+
+/* MPI_Group_difference, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *tracer_real,
+                                               const void *tracer_caller, MPI_Group group1,
+                                               MPI_Group group2, MPI_Group *newgroup) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_difference_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_difference", (void **)&openmpi_real.MPI_Group_difference);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) &&
@@ -12001,18 +14556,33 @@ int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_excl: mpi.h */
-int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
-  openmpi_MPI_Group_excl_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_excl, __ATOMIC_ACQUIRE);
+/* MPI_Group_difference: mpi.h */
+int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+  openmpi_MPI_Group_difference_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_difference, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group1, group2, newgroup);
+  }
+  return openmpi_traced_MPI_Group_difference(tracer_real, __builtin_return_address(0), group1,
+                                             group2, newgroup);
+}
+
+/* MPI_Group_excl, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real,
+                                         const void *tracer_caller, MPI_Group group, int n,
+                                         const int ranks[], MPI_Group *newgroup) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_excl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_excl", (void **)&openmpi_real.MPI_Group_excl);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) &&
@@ -12067,18 +14637,32 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_free: mpi.h */
-int MPI_Group_free(MPI_Group *group) {
-  openmpi_MPI_Group_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_free, __ATOMIC_ACQUIRE);
+/* MPI_Group_excl: mpi.h */
+int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
+  openmpi_MPI_Group_excl_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_excl, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group, n, ranks, newgroup);
+  }
+  return openmpi_traced_MPI_Group_excl(tracer_real, __builtin_return_address(0), group, n, ranks,
+                                       newgroup);
+}
+
+/* MPI_Group_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real,
+                                         const void *tracer_caller, MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_free", (void **)&openmpi_real.MPI_Group_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) &&
@@ -12126,18 +14710,32 @@ int MPI_Group_free(MPI_Group *group) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_incl: mpi.h */
-int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
-  openmpi_MPI_Group_incl_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_incl, __ATOMIC_ACQUIRE);
+/* MPI_Group_free: mpi.h */
+int MPI_Group_free(MPI_Group *group) {
+  openmpi_MPI_Group_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group);
+  }
+  return openmpi_traced_MPI_Group_free(tracer_real, __builtin_return_address(0), group);
+}
+
+/* MPI_Group_incl, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real,
+                                         const void *tracer_caller, MPI_Group group, int n,
+                                         const int ranks[], MPI_Group *newgroup) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_incl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_incl", (void **)&openmpi_real.MPI_Group_incl);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) &&
@@ -12192,18 +14790,33 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_intersection: mpi.h */
-int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
-  openmpi_MPI_Group_intersection_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_intersection, __ATOMIC_ACQUIRE);
+/* MPI_Group_incl: mpi.h */
+int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group *newgroup) {
+  openmpi_MPI_Group_incl_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_incl, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group, n, ranks, newgroup);
+  }
+  return openmpi_traced_MPI_Group_incl(tracer_real, __builtin_return_address(0), group, n, ranks,
+                                       newgroup);
+}
+
+/* MPI_Group_intersection, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_Group group1,
+                                                 MPI_Group group2, MPI_Group *newgroup) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_intersection_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_intersection", (void **)&openmpi_real.MPI_Group_intersection);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) &&
@@ -12256,18 +14869,33 @@ int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgro
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_range_excl: mpi.h */
-int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
-  openmpi_MPI_Group_range_excl_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_range_excl, __ATOMIC_ACQUIRE);
+/* MPI_Group_intersection: mpi.h */
+int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+  openmpi_MPI_Group_intersection_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_intersection, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group1, group2, newgroup);
+  }
+  return openmpi_traced_MPI_Group_intersection(tracer_real, __builtin_return_address(0), group1,
+                                               group2, newgroup);
+}
+
+/* MPI_Group_range_excl, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *tracer_real,
+                                               const void *tracer_caller, MPI_Group group, int n,
+                                               int ranges[][3], MPI_Group *newgroup) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_range_excl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_range_excl", (void **)&openmpi_real.MPI_Group_range_excl);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) &&
@@ -12322,18 +14950,33 @@ int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_range_incl: mpi.h */
-int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
-  openmpi_MPI_Group_range_incl_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_range_incl, __ATOMIC_ACQUIRE);
+/* MPI_Group_range_excl: mpi.h */
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
+  openmpi_MPI_Group_range_excl_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_range_excl, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group, n, ranges, newgroup);
+  }
+  return openmpi_traced_MPI_Group_range_excl(tracer_real, __builtin_return_address(0), group, n,
+                                             ranges, newgroup);
+}
+
+/* MPI_Group_range_incl, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *tracer_real,
+                                               const void *tracer_caller, MPI_Group group, int n,
+                                               int ranges[][3], MPI_Group *newgroup) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_range_incl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_range_incl", (void **)&openmpi_real.MPI_Group_range_incl);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) &&
@@ -12388,18 +15031,32 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_rank: mpi.h */
-int MPI_Group_rank(MPI_Group group, int *rank) {
-  openmpi_MPI_Group_rank_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_rank, __ATOMIC_ACQUIRE);
+/* MPI_Group_range_incl: mpi.h */
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *newgroup) {
+  openmpi_MPI_Group_range_incl_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_range_incl, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group, n, ranges, newgroup);
+  }
+  return openmpi_traced_MPI_Group_range_incl(tracer_real, __builtin_return_address(0), group, n,
+                                             ranges, newgroup);
+}
+
+/* MPI_Group_rank, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real,
+                                         const void *tracer_caller, MPI_Group group, int *rank) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_rank_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_rank", (void **)&openmpi_real.MPI_Group_rank);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) &&
@@ -12449,18 +15106,31 @@ int MPI_Group_rank(MPI_Group group, int *rank) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_size: mpi.h */
-int MPI_Group_size(MPI_Group group, int *size) {
-  openmpi_MPI_Group_size_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_size, __ATOMIC_ACQUIRE);
+/* MPI_Group_rank: mpi.h */
+int MPI_Group_rank(MPI_Group group, int *rank) {
+  openmpi_MPI_Group_rank_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_rank, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group, rank);
+  }
+  return openmpi_traced_MPI_Group_rank(tracer_real, __builtin_return_address(0), group, rank);
+}
+
+/* MPI_Group_size, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real,
+                                         const void *tracer_caller, MPI_Group group, int *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_size", (void **)&openmpi_real.MPI_Group_size);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) &&
@@ -12510,19 +15180,33 @@ int MPI_Group_size(MPI_Group group, int *size) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_translate_ranks: mpi.h */
-int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
-                              int ranks2[]) {
-  openmpi_MPI_Group_translate_ranks_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_translate_ranks, __ATOMIC_ACQUIRE);
+/* MPI_Group_size: mpi.h */
+int MPI_Group_size(MPI_Group group, int *size) {
+  openmpi_MPI_Group_size_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_size, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group, size);
+  }
+  return openmpi_traced_MPI_Group_size(tracer_real, __builtin_return_address(0), group, size);
+}
+
+/* MPI_Group_translate_ranks, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_ranks_fn *tracer_real,
+                                                    const void *tracer_caller, MPI_Group group1,
+                                                    int n, const int ranks1[], MPI_Group group2,
+                                                    int ranks2[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_translate_ranks_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_translate_ranks", (void **)&openmpi_real.MPI_Group_translate_ranks);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, n, ranks1, group2, ranks2);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) &&
@@ -12578,18 +15262,34 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
   return tracer_args.tracer_result;
 }
 
-/* MPI_Group_union: mpi.h */
-int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
-  openmpi_MPI_Group_union_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Group_union, __ATOMIC_ACQUIRE);
+/* MPI_Group_translate_ranks: mpi.h */
+int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2,
+                              int ranks2[]) {
+  openmpi_MPI_Group_translate_ranks_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_translate_ranks, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group1, n, ranks1, group2, ranks2);
+  }
+  return openmpi_traced_MPI_Group_translate_ranks(tracer_real, __builtin_return_address(0), group1,
+                                                  n, ranks1, group2, ranks2);
+}
+
+/* MPI_Group_union, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_real,
+                                          const void *tracer_caller, MPI_Group group1,
+                                          MPI_Group group2, MPI_Group *newgroup) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Group_union_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_union", (void **)&openmpi_real.MPI_Group_union);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) &&
@@ -12642,19 +15342,33 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ibsend: mpi.h */
-int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request) {
-  openmpi_MPI_Ibsend_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ibsend, __ATOMIC_ACQUIRE);
+/* MPI_Group_union: mpi.h */
+int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
+  openmpi_MPI_Group_union_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Group_union, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group1, group2, newgroup);
+  }
+  return openmpi_traced_MPI_Group_union(tracer_real, __builtin_return_address(0), group1, group2,
+                                        newgroup);
+}
+
+/* MPI_Ibsend, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const void *tracer_caller,
+                                     const void *buf, int count, MPI_Datatype datatype, int dest,
+                                     int tag, MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ibsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ibsend", (void **)&openmpi_real.MPI_Ibsend);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) &&
@@ -12717,19 +15431,34 @@ int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Improbe: mpi.h */
-int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
-                MPI_Status *status) {
-  openmpi_MPI_Improbe_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Improbe, __ATOMIC_ACQUIRE);
+/* MPI_Ibsend: mpi.h */
+int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request) {
+  openmpi_MPI_Ibsend_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ibsend, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, tag, comm, request);
+  }
+  return openmpi_traced_MPI_Ibsend(tracer_real, __builtin_return_address(0), buf, count, datatype,
+                                   dest, tag, comm, request);
+}
+
+/* MPI_Improbe, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Improbe(openmpi_MPI_Improbe_fn *tracer_real,
+                                      const void *tracer_caller, int source, int tag, MPI_Comm comm,
+                                      int *flag, MPI_Message *message, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Improbe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Improbe", (void **)&openmpi_real.MPI_Improbe);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) &&
@@ -12790,18 +15519,34 @@ int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *mess
   return tracer_args.tracer_result;
 }
 
-/* MPI_Imrecv: mpi.h */
-int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request) {
-  openmpi_MPI_Imrecv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Imrecv, __ATOMIC_ACQUIRE);
+/* MPI_Improbe: mpi.h */
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message,
+                MPI_Status *status) {
+  openmpi_MPI_Improbe_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Improbe, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(source, tag, comm, flag, message, status);
+  }
+  return openmpi_traced_MPI_Improbe(tracer_real, __builtin_return_address(0), source, tag, comm,
+                                    flag, message, status);
+}
+
+/* MPI_Imrecv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrecv_fn *tracer_real, const void *tracer_caller,
+                                     void *buf, int count, MPI_Datatype type, MPI_Message *message,
+                                     MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Imrecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Imrecv", (void **)&openmpi_real.MPI_Imrecv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, type, message, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) &&
@@ -12859,18 +15604,32 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
   return tracer_args.tracer_result;
 }
 
-/* MPI_Info_create: mpi.h */
-int MPI_Info_create(MPI_Info *info) {
-  openmpi_MPI_Info_create_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Info_create, __ATOMIC_ACQUIRE);
+/* MPI_Imrecv: mpi.h */
+int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Request *request) {
+  openmpi_MPI_Imrecv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Imrecv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, type, message, request);
+  }
+  return openmpi_traced_MPI_Imrecv(tracer_real, __builtin_return_address(0), buf, count, type,
+                                   message, request);
+}
+
+/* MPI_Info_create, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_real,
+                                          const void *tracer_caller, MPI_Info *info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_create", (void **)&openmpi_real.MPI_Info_create);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) &&
@@ -12918,18 +15677,31 @@ int MPI_Info_create(MPI_Info *info) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Info_delete: mpi.h */
-int MPI_Info_delete(MPI_Info info, const char *key) {
-  openmpi_MPI_Info_delete_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Info_delete, __ATOMIC_ACQUIRE);
+/* MPI_Info_create: mpi.h */
+int MPI_Info_create(MPI_Info *info) {
+  openmpi_MPI_Info_create_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Info_create, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(info);
+  }
+  return openmpi_traced_MPI_Info_create(tracer_real, __builtin_return_address(0), info);
+}
+
+/* MPI_Info_delete, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_real,
+                                          const void *tracer_caller, MPI_Info info, const char *key) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_delete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_delete", (void **)&openmpi_real.MPI_Info_delete);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) &&
@@ -12978,18 +15750,31 @@ int MPI_Info_delete(MPI_Info info, const char *key) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Info_dup: mpi.h */
-int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
-  openmpi_MPI_Info_dup_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Info_dup, __ATOMIC_ACQUIRE);
+/* MPI_Info_delete: mpi.h */
+int MPI_Info_delete(MPI_Info info, const char *key) {
+  openmpi_MPI_Info_delete_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Info_delete, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(info, key);
+  }
+  return openmpi_traced_MPI_Info_delete(tracer_real, __builtin_return_address(0), info, key);
+}
+
+/* MPI_Info_dup, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Info info, MPI_Info *newinfo) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_dup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_dup", (void **)&openmpi_real.MPI_Info_dup);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, newinfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) &&
@@ -13039,18 +15824,31 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Info_free: mpi.h */
-int MPI_Info_free(MPI_Info *info) {
-  openmpi_MPI_Info_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Info_free, __ATOMIC_ACQUIRE);
+/* MPI_Info_dup: mpi.h */
+int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
+  openmpi_MPI_Info_dup_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Info_dup, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(info, newinfo);
+  }
+  return openmpi_traced_MPI_Info_dup(tracer_real, __builtin_return_address(0), info, newinfo);
+}
+
+/* MPI_Info_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Info *info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_free", (void **)&openmpi_real.MPI_Info_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) &&
@@ -13098,18 +15896,32 @@ int MPI_Info_free(MPI_Info *info) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Info_get: mpi.h */
-int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) {
-  openmpi_MPI_Info_get_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Info_get, __ATOMIC_ACQUIRE);
+/* MPI_Info_free: mpi.h */
+int MPI_Info_free(MPI_Info *info) {
+  openmpi_MPI_Info_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Info_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(info);
+  }
+  return openmpi_traced_MPI_Info_free(tracer_real, __builtin_return_address(0), info);
+}
+
+/* MPI_Info_get, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Info info, const char *key,
+                                       int valuelen, char *value, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get", (void **)&openmpi_real.MPI_Info_get);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, value, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) &&
@@ -13167,18 +15979,32 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Info_get_nkeys: mpi.h */
-int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
-  openmpi_MPI_Info_get_nkeys_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Info_get_nkeys, __ATOMIC_ACQUIRE);
+/* MPI_Info_get: mpi.h */
+int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag) {
+  openmpi_MPI_Info_get_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Info_get, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(info, key, valuelen, value, flag);
+  }
+  return openmpi_traced_MPI_Info_get(tracer_real, __builtin_return_address(0), info, key, valuelen,
+                                     value, flag);
+}
+
+/* MPI_Info_get_nkeys, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *tracer_real,
+                                             const void *tracer_caller, MPI_Info info, int *nkeys) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_get_nkeys_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get_nkeys", (void **)&openmpi_real.MPI_Info_get_nkeys);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, nkeys);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) &&
@@ -13228,18 +16054,32 @@ int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Info_get_nthkey: mpi.h */
-int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
-  openmpi_MPI_Info_get_nthkey_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Info_get_nthkey, __ATOMIC_ACQUIRE);
+/* MPI_Info_get_nkeys: mpi.h */
+int MPI_Info_get_nkeys(MPI_Info info, int *nkeys) {
+  openmpi_MPI_Info_get_nkeys_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Info_get_nkeys, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(info, nkeys);
+  }
+  return openmpi_traced_MPI_Info_get_nkeys(tracer_real, __builtin_return_address(0), info, nkeys);
+}
+
+/* MPI_Info_get_nthkey, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tracer_real,
+                                              const void *tracer_caller, MPI_Info info, int n,
+                                              char *key) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_get_nthkey_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get_nthkey", (void **)&openmpi_real.MPI_Info_get_nthkey);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, n, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) &&
@@ -13291,18 +16131,32 @@ int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Info_get_valuelen: mpi.h */
-int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) {
-  openmpi_MPI_Info_get_valuelen_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Info_get_valuelen, __ATOMIC_ACQUIRE);
+/* MPI_Info_get_nthkey: mpi.h */
+int MPI_Info_get_nthkey(MPI_Info info, int n, char *key) {
+  openmpi_MPI_Info_get_nthkey_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Info_get_nthkey, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(info, n, key);
+  }
+  return openmpi_traced_MPI_Info_get_nthkey(tracer_real, __builtin_return_address(0), info, n, key);
+}
+
+/* MPI_Info_get_valuelen, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn *tracer_real,
+                                                const void *tracer_caller, MPI_Info info,
+                                                const char *key, int *valuelen, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_get_valuelen_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get_valuelen", (void **)&openmpi_real.MPI_Info_get_valuelen);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) &&
@@ -13358,18 +16212,33 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
   return tracer_args.tracer_result;
 }
 
-/* MPI_Info_set: mpi.h */
-int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
-  openmpi_MPI_Info_set_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Info_set, __ATOMIC_ACQUIRE);
+/* MPI_Info_get_valuelen: mpi.h */
+int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag) {
+  openmpi_MPI_Info_get_valuelen_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Info_get_valuelen, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(info, key, valuelen, flag);
+  }
+  return openmpi_traced_MPI_Info_get_valuelen(tracer_real, __builtin_return_address(0), info, key,
+                                              valuelen, flag);
+}
+
+/* MPI_Info_set, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Info info, const char *key,
+                                       const char *value) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Info_set_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_set", (void **)&openmpi_real.MPI_Info_set);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) &&
@@ -13420,18 +16289,31 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Init: mpi.h */
-int MPI_Init(int *argc, char ***argv) {
-  openmpi_MPI_Init_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Init, __ATOMIC_ACQUIRE);
+/* MPI_Info_set: mpi.h */
+int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
+  openmpi_MPI_Info_set_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Info_set, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(info, key, value);
+  }
+  return openmpi_traced_MPI_Info_set(tracer_real, __builtin_return_address(0), info, key, value);
+}
+
+/* MPI_Init, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn *tracer_real, const void *tracer_caller,
+                                   int *argc, char ***argv) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Init", (void **)&openmpi_real.MPI_Init);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
@@ -13482,18 +16364,31 @@ int MPI_Init(int *argc, char ***argv) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Initialized: mpi.h */
-int MPI_Initialized(int *flag) {
-  openmpi_MPI_Initialized_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Initialized, __ATOMIC_ACQUIRE);
+/* MPI_Init: mpi.h */
+int MPI_Init(int *argc, char ***argv) {
+  openmpi_MPI_Init_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Init, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(argc, argv);
+  }
+  return openmpi_traced_MPI_Init(tracer_real, __builtin_return_address(0), argc, argv);
+}
+
+/* MPI_Initialized, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_real,
+                                          const void *tracer_caller, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Initialized_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Initialized", (void **)&openmpi_real.MPI_Initialized);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) &&
@@ -13541,18 +16436,32 @@ int MPI_Initialized(int *flag) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Init_thread: mpi.h */
-int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
-  openmpi_MPI_Init_thread_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Init_thread, __ATOMIC_ACQUIRE);
+/* MPI_Initialized: mpi.h */
+int MPI_Initialized(int *flag) {
+  openmpi_MPI_Initialized_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Initialized, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(flag);
+  }
+  return openmpi_traced_MPI_Initialized(tracer_real, __builtin_return_address(0), flag);
+}
+
+/* MPI_Init_thread, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real,
+                                          const void *tracer_caller, int *argc, char ***argv,
+                                          int required, int *provided) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Init_thread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Init_thread", (void **)&openmpi_real.MPI_Init_thread);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv, required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
@@ -13609,19 +16518,34 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Intercomm_create: mpi.h */
-int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
-                         int remote_leader, int tag, MPI_Comm *newintercomm) {
-  openmpi_MPI_Intercomm_create_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Intercomm_create, __ATOMIC_ACQUIRE);
+/* MPI_Init_thread: mpi.h */
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
+  openmpi_MPI_Init_thread_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Init_thread, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(argc, argv, required, provided);
+  }
+  return openmpi_traced_MPI_Init_thread(tracer_real, __builtin_return_address(0), argc, argv,
+                                        required, provided);
+}
+
+/* MPI_Intercomm_create, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Intercomm_create(openmpi_MPI_Intercomm_create_fn *tracer_real,
+                                               const void *tracer_caller, MPI_Comm local_comm,
+                                               int local_leader, MPI_Comm bridge_comm,
+                                               int remote_leader, int tag, MPI_Comm *newintercomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Intercomm_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Intercomm_create", (void **)&openmpi_real.MPI_Intercomm_create);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) &&
@@ -13682,18 +16606,35 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_
   return tracer_args.tracer_result;
 }
 
-/* MPI_Intercomm_merge: mpi.h */
-int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
-  openmpi_MPI_Intercomm_merge_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Intercomm_merge, __ATOMIC_ACQUIRE);
+/* MPI_Intercomm_create: mpi.h */
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm bridge_comm,
+                         int remote_leader, int tag, MPI_Comm *newintercomm) {
+  openmpi_MPI_Intercomm_create_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Intercomm_create, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
+  }
+  return openmpi_traced_MPI_Intercomm_create(tracer_real, __builtin_return_address(0), local_comm,
+                                             local_leader, bridge_comm, remote_leader, tag,
+                                             newintercomm);
+}
+
+/* MPI_Intercomm_merge, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tracer_real,
+                                              const void *tracer_caller, MPI_Comm intercomm,
+                                              int high, MPI_Comm *newintercomm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Intercomm_merge_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Intercomm_merge", (void **)&openmpi_real.MPI_Intercomm_merge);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(intercomm, high, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) &&
@@ -13746,18 +16687,33 @@ int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Iprobe: mpi.h */
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
-  openmpi_MPI_Iprobe_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Iprobe, __ATOMIC_ACQUIRE);
+/* MPI_Intercomm_merge: mpi.h */
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintercomm) {
+  openmpi_MPI_Intercomm_merge_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Intercomm_merge, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(intercomm, high, newintercomm);
+  }
+  return openmpi_traced_MPI_Intercomm_merge(tracer_real, __builtin_return_address(0), intercomm,
+                                            high, newintercomm);
+}
+
+/* MPI_Iprobe, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprobe_fn *tracer_real, const void *tracer_caller,
+                                     int source, int tag, MPI_Comm comm, int *flag,
+                                     MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iprobe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iprobe", (void **)&openmpi_real.MPI_Iprobe);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) &&
@@ -13814,19 +16770,33 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status
   return tracer_args.tracer_result;
 }
 
-/* MPI_Irecv: mpi.h */
-int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-              MPI_Request *request) {
-  openmpi_MPI_Irecv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Irecv, __ATOMIC_ACQUIRE);
+/* MPI_Iprobe: mpi.h */
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status) {
+  openmpi_MPI_Iprobe_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Iprobe, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(source, tag, comm, flag, status);
+  }
+  return openmpi_traced_MPI_Iprobe(tracer_real, __builtin_return_address(0), source, tag, comm,
+                                   flag, status);
+}
+
+/* MPI_Irecv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_fn *tracer_real, const void *tracer_caller,
+                                    void *buf, int count, MPI_Datatype datatype, int source,
+                                    int tag, MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Irecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Irecv", (void **)&openmpi_real.MPI_Irecv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) &&
@@ -13889,19 +16859,34 @@ int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Irsend: mpi.h */
-int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request) {
-  openmpi_MPI_Irsend_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Irsend, __ATOMIC_ACQUIRE);
+/* MPI_Irecv: mpi.h */
+int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+              MPI_Request *request) {
+  openmpi_MPI_Irecv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Irecv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, source, tag, comm, request);
+  }
+  return openmpi_traced_MPI_Irecv(tracer_real, __builtin_return_address(0), buf, count, datatype,
+                                  source, tag, comm, request);
+}
+
+/* MPI_Irsend, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const void *tracer_caller,
+                                     const void *buf, int count, MPI_Datatype datatype, int dest,
+                                     int tag, MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Irsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Irsend", (void **)&openmpi_real.MPI_Irsend);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) &&
@@ -13964,19 +16949,34 @@ int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Isend: mpi.h */
-int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-              MPI_Request *request) {
-  openmpi_MPI_Isend_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Isend, __ATOMIC_ACQUIRE);
+/* MPI_Irsend: mpi.h */
+int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request) {
+  openmpi_MPI_Irsend_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Irsend, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, tag, comm, request);
+  }
+  return openmpi_traced_MPI_Irsend(tracer_real, __builtin_return_address(0), buf, count, datatype,
+                                   dest, tag, comm, request);
+}
+
+/* MPI_Isend, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const void *tracer_caller,
+                                    const void *buf, int count, MPI_Datatype datatype, int dest,
+                                    int tag, MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Isend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Isend", (void **)&openmpi_real.MPI_Isend);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) &&
@@ -14039,19 +17039,34 @@ int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   return tracer_args.tracer_result;
 }
 
-/* MPI_Issend: mpi.h */
-int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
-               MPI_Request *request) {
-  openmpi_MPI_Issend_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Issend, __ATOMIC_ACQUIRE);
+/* MPI_Isend: mpi.h */
+int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+              MPI_Request *request) {
+  openmpi_MPI_Isend_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Isend, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, tag, comm, request);
+  }
+  return openmpi_traced_MPI_Isend(tracer_real, __builtin_return_address(0), buf, count, datatype,
+                                  dest, tag, comm, request);
+}
+
+/* MPI_Issend, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const void *tracer_caller,
+                                     const void *buf, int count, MPI_Datatype datatype, int dest,
+                                     int tag, MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Issend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Issend", (void **)&openmpi_real.MPI_Issend);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) &&
@@ -14114,18 +17129,33 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Is_thread_main: mpi.h */
-int MPI_Is_thread_main(int *flag) {
-  openmpi_MPI_Is_thread_main_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Is_thread_main, __ATOMIC_ACQUIRE);
+/* MPI_Issend: mpi.h */
+int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+               MPI_Request *request) {
+  openmpi_MPI_Issend_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Issend, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, tag, comm, request);
+  }
+  return openmpi_traced_MPI_Issend(tracer_real, __builtin_return_address(0), buf, count, datatype,
+                                   dest, tag, comm, request);
+}
+
+/* MPI_Is_thread_main, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *tracer_real,
+                                             const void *tracer_caller, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Is_thread_main_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Is_thread_main", (void **)&openmpi_real.MPI_Is_thread_main);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) &&
@@ -14173,18 +17203,32 @@ int MPI_Is_thread_main(int *flag) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Lookup_name: mpi.h */
-int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
-  openmpi_MPI_Lookup_name_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Lookup_name, __ATOMIC_ACQUIRE);
+/* MPI_Is_thread_main: mpi.h */
+int MPI_Is_thread_main(int *flag) {
+  openmpi_MPI_Is_thread_main_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Is_thread_main, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(flag);
+  }
+  return openmpi_traced_MPI_Is_thread_main(tracer_real, __builtin_return_address(0), flag);
+}
+
+/* MPI_Lookup_name, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_real,
+                                          const void *tracer_caller, const char *service_name,
+                                          MPI_Info info, char *port_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Lookup_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Lookup_name", (void **)&openmpi_real.MPI_Lookup_name);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) &&
@@ -14237,18 +17281,33 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Mprobe: mpi.h */
-int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) {
-  openmpi_MPI_Mprobe_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Mprobe, __ATOMIC_ACQUIRE);
+/* MPI_Lookup_name: mpi.h */
+int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
+  openmpi_MPI_Lookup_name_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Lookup_name, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(service_name, info, port_name);
+  }
+  return openmpi_traced_MPI_Lookup_name(tracer_real, __builtin_return_address(0), service_name,
+                                        info, port_name);
+}
+
+/* MPI_Mprobe, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const void *tracer_caller,
+                                     int source, int tag, MPI_Comm comm, MPI_Message *message,
+                                     MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Mprobe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Mprobe", (void **)&openmpi_real.MPI_Mprobe);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) &&
@@ -14305,18 +17364,33 @@ int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Sta
   return tracer_args.tracer_result;
 }
 
-/* MPI_Mrecv: mpi.h */
-int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) {
-  openmpi_MPI_Mrecv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Mrecv, __ATOMIC_ACQUIRE);
+/* MPI_Mprobe: mpi.h */
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status) {
+  openmpi_MPI_Mprobe_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Mprobe, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(source, tag, comm, message, status);
+  }
+  return openmpi_traced_MPI_Mprobe(tracer_real, __builtin_return_address(0), source, tag, comm,
+                                   message, status);
+}
+
+/* MPI_Mrecv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const void *tracer_caller,
+                                    void *buf, int count, MPI_Datatype type, MPI_Message *message,
+                                    MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Mrecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Mrecv", (void **)&openmpi_real.MPI_Mrecv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, type, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) &&
@@ -14373,19 +17447,35 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI
   return tracer_args.tracer_result;
 }
 
-/* MPI_Neighbor_allgather: mpi.h */
-int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  openmpi_MPI_Neighbor_allgather_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Neighbor_allgather, __ATOMIC_ACQUIRE);
+/* MPI_Mrecv: mpi.h */
+int MPI_Mrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MPI_Status *status) {
+  openmpi_MPI_Mrecv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Mrecv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, type, message, status);
+  }
+  return openmpi_traced_MPI_Mrecv(tracer_real, __builtin_return_address(0), buf, count, type,
+                                  message, status);
+}
+
+/* MPI_Neighbor_allgather, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_fn *tracer_real,
+                                                 const void *tracer_caller, const void *sendbuf,
+                                                 int sendcount, MPI_Datatype sendtype,
+                                                 void *recvbuf, int recvcount,
+                                                 MPI_Datatype recvtype, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Neighbor_allgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_allgather", (void **)&openmpi_real.MPI_Neighbor_allgather);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) &&
@@ -14447,20 +17537,38 @@ int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype send
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ineighbor_allgather: mpi.h */
-int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request) {
-  openmpi_MPI_Ineighbor_allgather_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ineighbor_allgather, __ATOMIC_ACQUIRE);
+/* MPI_Neighbor_allgather: mpi.h */
+int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  openmpi_MPI_Neighbor_allgather_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Neighbor_allgather, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  return openmpi_traced_MPI_Neighbor_allgather(tracer_real, __builtin_return_address(0), sendbuf,
+                                               sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                               comm);
+}
+
+/* MPI_Ineighbor_allgather, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ineighbor_allgather(openmpi_MPI_Ineighbor_allgather_fn *tracer_real,
+                                                  const void *tracer_caller, const void *sendbuf,
+                                                  int sendcount, MPI_Datatype sendtype,
+                                                  void *recvbuf, int recvcount,
+                                                  MPI_Datatype recvtype, MPI_Comm comm,
+                                                  MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ineighbor_allgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_allgather", (void **)&openmpi_real.MPI_Ineighbor_allgather);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) &&
@@ -14526,20 +17634,39 @@ int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
   return tracer_args.tracer_result;
 }
 
-/* MPI_Neighbor_allgatherv: mpi.h */
-int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                            void *recvbuf, const int recvcounts[], const int displs[],
-                            MPI_Datatype recvtype, MPI_Comm comm) {
-  openmpi_MPI_Neighbor_allgatherv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Neighbor_allgatherv, __ATOMIC_ACQUIRE);
+/* MPI_Ineighbor_allgather: mpi.h */
+int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request) {
+  openmpi_MPI_Ineighbor_allgather_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ineighbor_allgather, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  }
+  return openmpi_traced_MPI_Ineighbor_allgather(tracer_real, __builtin_return_address(0), sendbuf,
+                                                sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                                comm, request);
+}
+
+/* MPI_Neighbor_allgatherv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Neighbor_allgatherv(openmpi_MPI_Neighbor_allgatherv_fn *tracer_real,
+                                                  const void *tracer_caller, const void *sendbuf,
+                                                  int sendcount, MPI_Datatype sendtype,
+                                                  void *recvbuf, const int recvcounts[],
+                                                  const int displs[], MPI_Datatype recvtype,
+                                                  MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Neighbor_allgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_allgatherv", (void **)&openmpi_real.MPI_Neighbor_allgatherv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) &&
@@ -14604,20 +17731,39 @@ int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sen
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ineighbor_allgatherv: mpi.h */
-int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
-                             void *recvbuf, const int recvcounts[], const int displs[],
-                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Ineighbor_allgatherv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ineighbor_allgatherv, __ATOMIC_ACQUIRE);
+/* MPI_Neighbor_allgatherv: mpi.h */
+int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int displs[],
+                            MPI_Datatype recvtype, MPI_Comm comm) {
+  openmpi_MPI_Neighbor_allgatherv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Neighbor_allgatherv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+  }
+  return openmpi_traced_MPI_Neighbor_allgatherv(tracer_real, __builtin_return_address(0), sendbuf,
+                                                sendcount, sendtype, recvbuf, recvcounts, displs,
+                                                recvtype, comm);
+}
+
+/* MPI_Ineighbor_allgatherv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ineighbor_allgatherv(openmpi_MPI_Ineighbor_allgatherv_fn *tracer_real,
+                                                   const void *tracer_caller, const void *sendbuf,
+                                                   int sendcount, MPI_Datatype sendtype,
+                                                   void *recvbuf, const int recvcounts[],
+                                                   const int displs[], MPI_Datatype recvtype,
+                                                   MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ineighbor_allgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_allgatherv", (void **)&openmpi_real.MPI_Ineighbor_allgatherv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -14687,19 +17833,38 @@ int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype se
   return tracer_args.tracer_result;
 }
 
-/* MPI_Neighbor_alltoall: mpi.h */
-int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  openmpi_MPI_Neighbor_alltoall_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Neighbor_alltoall, __ATOMIC_ACQUIRE);
+/* MPI_Ineighbor_allgatherv: mpi.h */
+int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int displs[],
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Ineighbor_allgatherv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ineighbor_allgatherv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
+                       request);
+  }
+  return openmpi_traced_MPI_Ineighbor_allgatherv(tracer_real, __builtin_return_address(0), sendbuf,
+                                                 sendcount, sendtype, recvbuf, recvcounts, displs,
+                                                 recvtype, comm, request);
+}
+
+/* MPI_Neighbor_alltoall, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn *tracer_real,
+                                                const void *tracer_caller, const void *sendbuf,
+                                                int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Neighbor_alltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_alltoall", (void **)&openmpi_real.MPI_Neighbor_alltoall);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) &&
@@ -14761,20 +17926,38 @@ int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendt
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ineighbor_alltoall: mpi.h */
-int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
-                           MPI_Request *request) {
-  openmpi_MPI_Ineighbor_alltoall_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ineighbor_alltoall, __ATOMIC_ACQUIRE);
+/* MPI_Neighbor_alltoall: mpi.h */
+int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
+  openmpi_MPI_Neighbor_alltoall_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Neighbor_alltoall, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+  }
+  return openmpi_traced_MPI_Neighbor_alltoall(tracer_real, __builtin_return_address(0), sendbuf,
+                                              sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                              comm);
+}
+
+/* MPI_Ineighbor_alltoall, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_fn *tracer_real,
+                                                 const void *tracer_caller, const void *sendbuf,
+                                                 int sendcount, MPI_Datatype sendtype,
+                                                 void *recvbuf, int recvcount,
+                                                 MPI_Datatype recvtype, MPI_Comm comm,
+                                                 MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ineighbor_alltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_alltoall", (void **)&openmpi_real.MPI_Ineighbor_alltoall);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) &&
@@ -14840,20 +18023,39 @@ int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
   return tracer_args.tracer_result;
 }
 
-/* MPI_Neighbor_alltoallv: mpi.h */
-int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  openmpi_MPI_Neighbor_alltoallv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Neighbor_alltoallv, __ATOMIC_ACQUIRE);
+/* MPI_Ineighbor_alltoall: mpi.h */
+int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                           MPI_Request *request) {
+  openmpi_MPI_Ineighbor_alltoall_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ineighbor_alltoall, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
+  }
+  return openmpi_traced_MPI_Ineighbor_alltoall(tracer_real, __builtin_return_address(0), sendbuf,
+                                               sendcount, sendtype, recvbuf, recvcount, recvtype,
+                                               comm, request);
+}
+
+/* MPI_Neighbor_alltoallv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Neighbor_alltoallv(openmpi_MPI_Neighbor_alltoallv_fn *tracer_real,
+                                                 const void *tracer_caller, const void *sendbuf,
+                                                 const int sendcounts[], const int sdispls[],
+                                                 MPI_Datatype sendtype, void *recvbuf,
+                                                 const int recvcounts[], const int rdispls[],
+                                                 MPI_Datatype recvtype, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Neighbor_alltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_alltoallv", (void **)&openmpi_real.MPI_Neighbor_alltoallv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -14922,21 +18124,41 @@ int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const in
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ineighbor_alltoallv: mpi.h */
-int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                            MPI_Request *request) {
-  openmpi_MPI_Ineighbor_alltoallv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ineighbor_alltoallv, __ATOMIC_ACQUIRE);
+/* MPI_Neighbor_alltoallv: mpi.h */
+int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                           MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                           const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+  openmpi_MPI_Neighbor_alltoallv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Neighbor_alltoallv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                       recvtype, comm);
+  }
+  return openmpi_traced_MPI_Neighbor_alltoallv(tracer_real, __builtin_return_address(0), sendbuf,
+                                               sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                               rdispls, recvtype, comm);
+}
+
+/* MPI_Ineighbor_alltoallv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ineighbor_alltoallv(openmpi_MPI_Ineighbor_alltoallv_fn *tracer_real,
+                                                  const void *tracer_caller, const void *sendbuf,
+                                                  const int sendcounts[], const int sdispls[],
+                                                  MPI_Datatype sendtype, void *recvbuf,
+                                                  const int recvcounts[], const int rdispls[],
+                                                  MPI_Datatype recvtype, MPI_Comm comm,
+                                                  MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ineighbor_alltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_alltoallv", (void **)&openmpi_real.MPI_Ineighbor_alltoallv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -15008,20 +18230,41 @@ int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const i
   return tracer_args.tracer_result;
 }
 
-/* MPI_Neighbor_alltoallw: mpi.h */
-int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  openmpi_MPI_Neighbor_alltoallw_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Neighbor_alltoallw, __ATOMIC_ACQUIRE);
+/* MPI_Ineighbor_alltoallv: mpi.h */
+int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                            const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request *request) {
+  openmpi_MPI_Ineighbor_alltoallv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ineighbor_alltoallv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                       recvtype, comm, request);
+  }
+  return openmpi_traced_MPI_Ineighbor_alltoallv(tracer_real, __builtin_return_address(0), sendbuf,
+                                                sendcounts, sdispls, sendtype, recvbuf, recvcounts,
+                                                rdispls, recvtype, comm, request);
+}
+
+/* MPI_Neighbor_alltoallw, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Neighbor_alltoallw(openmpi_MPI_Neighbor_alltoallw_fn *tracer_real,
+                                                 const void *tracer_caller, const void *sendbuf,
+                                                 const int sendcounts[], const MPI_Aint sdispls[],
+                                                 const MPI_Datatype sendtypes[], void *recvbuf,
+                                                 const int recvcounts[], const MPI_Aint rdispls[],
+                                                 const MPI_Datatype recvtypes[], MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Neighbor_alltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_alltoallw", (void **)&openmpi_real.MPI_Neighbor_alltoallw);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -15090,21 +18333,41 @@ int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MP
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ineighbor_alltoallw: mpi.h */
-int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                            MPI_Request *request) {
-  openmpi_MPI_Ineighbor_alltoallw_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ineighbor_alltoallw, __ATOMIC_ACQUIRE);
+/* MPI_Neighbor_alltoallw: mpi.h */
+int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  openmpi_MPI_Neighbor_alltoallw_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Neighbor_alltoallw, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                       recvtypes, comm);
+  }
+  return openmpi_traced_MPI_Neighbor_alltoallw(tracer_real, __builtin_return_address(0), sendbuf,
+                                               sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                               rdispls, recvtypes, comm);
+}
+
+/* MPI_Ineighbor_alltoallw, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ineighbor_alltoallw(openmpi_MPI_Ineighbor_alltoallw_fn *tracer_real,
+                                                  const void *tracer_caller, const void *sendbuf,
+                                                  const int sendcounts[], const MPI_Aint sdispls[],
+                                                  const MPI_Datatype sendtypes[], void *recvbuf,
+                                                  const int recvcounts[], const MPI_Aint rdispls[],
+                                                  const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                                  MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ineighbor_alltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_alltoallw", (void **)&openmpi_real.MPI_Ineighbor_alltoallw);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -15176,18 +18439,37 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
   return tracer_args.tracer_result;
 }
 
-/* MPI_Op_commutative: mpi.h */
-int MPI_Op_commutative(MPI_Op op, int *commute) {
-  openmpi_MPI_Op_commutative_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Op_commutative, __ATOMIC_ACQUIRE);
+/* MPI_Ineighbor_alltoallw: mpi.h */
+int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request *request) {
+  openmpi_MPI_Ineighbor_alltoallw_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ineighbor_alltoallw, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                       recvtypes, comm, request);
+  }
+  return openmpi_traced_MPI_Ineighbor_alltoallw(tracer_real, __builtin_return_address(0), sendbuf,
+                                                sendcounts, sdispls, sendtypes, recvbuf, recvcounts,
+                                                rdispls, recvtypes, comm, request);
+}
+
+/* MPI_Op_commutative, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *tracer_real,
+                                             const void *tracer_caller, MPI_Op op, int *commute) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Op_commutative_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Op_commutative", (void **)&openmpi_real.MPI_Op_commutative);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(op, commute);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) &&
@@ -15237,18 +18519,32 @@ int MPI_Op_commutative(MPI_Op op, int *commute) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Op_create: mpi.h */
-int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) {
-  openmpi_MPI_Op_create_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Op_create, __ATOMIC_ACQUIRE);
+/* MPI_Op_commutative: mpi.h */
+int MPI_Op_commutative(MPI_Op op, int *commute) {
+  openmpi_MPI_Op_commutative_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Op_commutative, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(op, commute);
+  }
+  return openmpi_traced_MPI_Op_commutative(tracer_real, __builtin_return_address(0), op, commute);
+}
+
+/* MPI_Op_create, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real,
+                                        const void *tracer_caller, MPI_User_function *function,
+                                        int commute, MPI_Op *op) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Op_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Op_create", (void **)&openmpi_real.MPI_Op_create);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, commute, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) &&
@@ -15300,18 +18596,32 @@ int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Open_port: mpi.h */
-int MPI_Open_port(MPI_Info info, char *port_name) {
-  openmpi_MPI_Open_port_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Open_port, __ATOMIC_ACQUIRE);
+/* MPI_Op_create: mpi.h */
+int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) {
+  openmpi_MPI_Op_create_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Op_create, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(function, commute, op);
+  }
+  return openmpi_traced_MPI_Op_create(tracer_real, __builtin_return_address(0), function, commute,
+                                      op);
+}
+
+/* MPI_Open_port, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Info info, char *port_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Open_port_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Open_port", (void **)&openmpi_real.MPI_Open_port);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) &&
@@ -15361,18 +18671,31 @@ int MPI_Open_port(MPI_Info info, char *port_name) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Op_free: mpi.h */
-int MPI_Op_free(MPI_Op *op) {
-  openmpi_MPI_Op_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Op_free, __ATOMIC_ACQUIRE);
+/* MPI_Open_port: mpi.h */
+int MPI_Open_port(MPI_Info info, char *port_name) {
+  openmpi_MPI_Open_port_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Open_port, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(info, port_name);
+  }
+  return openmpi_traced_MPI_Open_port(tracer_real, __builtin_return_address(0), info, port_name);
+}
+
+/* MPI_Op_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_free_fn *tracer_real,
+                                      const void *tracer_caller, MPI_Op *op) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Op_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Op_free", (void **)&openmpi_real.MPI_Op_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) &&
@@ -15420,19 +18743,33 @@ int MPI_Op_free(MPI_Op *op) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Pack_external: mpi.h */
-int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
-                      void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
-  openmpi_MPI_Pack_external_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Pack_external, __ATOMIC_ACQUIRE);
+/* MPI_Op_free: mpi.h */
+int MPI_Op_free(MPI_Op *op) {
+  openmpi_MPI_Op_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Op_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(op);
+  }
+  return openmpi_traced_MPI_Op_free(tracer_real, __builtin_return_address(0), op);
+}
+
+/* MPI_Pack_external, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer_real,
+                                            const void *tracer_caller, const char datarep[],
+                                            const void *inbuf, int incount, MPI_Datatype datatype,
+                                            void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Pack_external_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack_external", (void **)&openmpi_real.MPI_Pack_external);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) &&
@@ -15495,18 +18832,34 @@ int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_
   return tracer_args.tracer_result;
 }
 
-/* MPI_Pack_external_size: mpi.h */
-int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size) {
-  openmpi_MPI_Pack_external_size_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Pack_external_size, __ATOMIC_ACQUIRE);
+/* MPI_Pack_external: mpi.h */
+int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                      void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
+  openmpi_MPI_Pack_external_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Pack_external, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
+  }
+  return openmpi_traced_MPI_Pack_external(tracer_real, __builtin_return_address(0), datarep, inbuf,
+                                          incount, datatype, outbuf, outsize, position);
+}
+
+/* MPI_Pack_external_size, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_fn *tracer_real,
+                                                 const void *tracer_caller, const char datarep[],
+                                                 int incount, MPI_Datatype datatype, MPI_Aint *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Pack_external_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack_external_size", (void **)&openmpi_real.MPI_Pack_external_size);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, incount, datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) &&
@@ -15561,19 +18914,33 @@ int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datat
   return tracer_args.tracer_result;
 }
 
-/* MPI_Pack: mpi.h */
-int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
-             int *position, MPI_Comm comm) {
-  openmpi_MPI_Pack_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Pack, __ATOMIC_ACQUIRE);
+/* MPI_Pack_external_size: mpi.h */
+int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size) {
+  openmpi_MPI_Pack_external_size_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Pack_external_size, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(datarep, incount, datatype, size);
+  }
+  return openmpi_traced_MPI_Pack_external_size(tracer_real, __builtin_return_address(0), datarep,
+                                               incount, datatype, size);
+}
+
+/* MPI_Pack, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void *tracer_caller,
+                                   const void *inbuf, int incount, MPI_Datatype datatype,
+                                   void *outbuf, int outsize, int *position, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Pack_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack", (void **)&openmpi_real.MPI_Pack);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) &&
@@ -15636,18 +19003,34 @@ int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf
   return tracer_args.tracer_result;
 }
 
-/* MPI_Pack_size: mpi.h */
-int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) {
-  openmpi_MPI_Pack_size_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Pack_size, __ATOMIC_ACQUIRE);
+/* MPI_Pack: mpi.h */
+int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+             int *position, MPI_Comm comm) {
+  openmpi_MPI_Pack_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Pack, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
+  }
+  return openmpi_traced_MPI_Pack(tracer_real, __builtin_return_address(0), inbuf, incount, datatype,
+                                 outbuf, outsize, position, comm);
+}
+
+/* MPI_Pack_size, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real,
+                                        const void *tracer_caller, int incount,
+                                        MPI_Datatype datatype, MPI_Comm comm, int *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Pack_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack_size", (void **)&openmpi_real.MPI_Pack_size);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, datatype, comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) &&
@@ -15702,18 +19085,32 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Probe: mpi.h */
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
-  openmpi_MPI_Probe_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Probe, __ATOMIC_ACQUIRE);
+/* MPI_Pack_size: mpi.h */
+int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) {
+  openmpi_MPI_Pack_size_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Pack_size, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(incount, datatype, comm, size);
+  }
+  return openmpi_traced_MPI_Pack_size(tracer_real, __builtin_return_address(0), incount, datatype,
+                                      comm, size);
+}
+
+/* MPI_Probe, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_fn *tracer_real, const void *tracer_caller,
+                                    int source, int tag, MPI_Comm comm, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Probe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Probe", (void **)&openmpi_real.MPI_Probe);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) &&
@@ -15767,18 +19164,33 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Publish_name: mpi.h */
-int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) {
-  openmpi_MPI_Publish_name_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Publish_name, __ATOMIC_ACQUIRE);
+/* MPI_Probe: mpi.h */
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status) {
+  openmpi_MPI_Probe_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Probe, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(source, tag, comm, status);
+  }
+  return openmpi_traced_MPI_Probe(tracer_real, __builtin_return_address(0), source, tag, comm,
+                                  status);
+}
+
+/* MPI_Publish_name, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_real,
+                                           const void *tracer_caller, const char *service_name,
+                                           MPI_Info info, const char *port_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Publish_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Publish_name", (void **)&openmpi_real.MPI_Publish_name);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) &&
@@ -15830,20 +19242,35 @@ int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_n
   return tracer_args.tracer_result;
 }
 
-/* MPI_Put: mpi.h */
-int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
-            MPI_Win win) {
-  openmpi_MPI_Put_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Put, __ATOMIC_ACQUIRE);
+/* MPI_Publish_name: mpi.h */
+int MPI_Publish_name(const char *service_name, MPI_Info info, const char *port_name) {
+  openmpi_MPI_Publish_name_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Publish_name, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(service_name, info, port_name);
+  }
+  return openmpi_traced_MPI_Publish_name(tracer_real, __builtin_return_address(0), service_name,
+                                         info, port_name);
+}
+
+/* MPI_Put, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *tracer_caller,
+                                  const void *origin_addr, int origin_count,
+                                  MPI_Datatype origin_datatype, int target_rank,
+                                  MPI_Aint target_disp, int target_count,
+                                  MPI_Datatype target_datatype, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Put_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Put", (void **)&openmpi_real.MPI_Put);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -15910,18 +19337,36 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
   return tracer_args.tracer_result;
 }
 
-/* MPI_Query_thread: mpi.h */
-int MPI_Query_thread(int *provided) {
-  openmpi_MPI_Query_thread_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Query_thread, __ATOMIC_ACQUIRE);
+/* MPI_Put: mpi.h */
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+            int target_rank, MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype,
+            MPI_Win win) {
+  openmpi_MPI_Put_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Put, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype, win);
+  }
+  return openmpi_traced_MPI_Put(tracer_real, __builtin_return_address(0), origin_addr, origin_count,
+                                origin_datatype, target_rank, target_disp, target_count,
+                                target_datatype, win);
+}
+
+/* MPI_Query_thread, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_real,
+                                           const void *tracer_caller, int *provided) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Query_thread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Query_thread", (void **)&openmpi_real.MPI_Query_thread);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) &&
@@ -15969,20 +19414,35 @@ int MPI_Query_thread(int *provided) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Raccumulate: mpi.h */
-int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                    int target_rank, MPI_Aint target_disp, int target_count,
-                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) {
-  openmpi_MPI_Raccumulate_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Raccumulate, __ATOMIC_ACQUIRE);
+/* MPI_Query_thread: mpi.h */
+int MPI_Query_thread(int *provided) {
+  openmpi_MPI_Query_thread_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Query_thread, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(provided);
+  }
+  return openmpi_traced_MPI_Query_thread(tracer_real, __builtin_return_address(0), provided);
+}
+
+/* MPI_Raccumulate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Raccumulate(openmpi_MPI_Raccumulate_fn *tracer_real,
+                                          const void *tracer_caller, const void *origin_addr,
+                                          int origin_count, MPI_Datatype origin_datatype,
+                                          int target_rank, MPI_Aint target_disp, int target_count,
+                                          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                          MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Raccumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Raccumulate", (void **)&openmpi_real.MPI_Raccumulate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
@@ -16055,19 +19515,38 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
   return tracer_args.tracer_result;
 }
 
-/* MPI_Recv_init: mpi.h */
-int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-                  MPI_Request *request) {
-  openmpi_MPI_Recv_init_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Recv_init, __ATOMIC_ACQUIRE);
+/* MPI_Raccumulate: mpi.h */
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                    int target_rank, MPI_Aint target_disp, int target_count,
+                    MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) {
+  openmpi_MPI_Raccumulate_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Raccumulate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype, op, win, request);
+  }
+  return openmpi_traced_MPI_Raccumulate(tracer_real, __builtin_return_address(0), origin_addr,
+                                        origin_count, origin_datatype, target_rank, target_disp,
+                                        target_count, target_datatype, op, win, request);
+}
+
+/* MPI_Recv_init, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real,
+                                        const void *tracer_caller, void *buf, int count,
+                                        MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                                        MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Recv_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Recv_init", (void **)&openmpi_real.MPI_Recv_init);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) &&
@@ -16130,19 +19609,34 @@ int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int t
   return tracer_args.tracer_result;
 }
 
-/* MPI_Recv: mpi.h */
-int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
-             MPI_Status *status) {
-  openmpi_MPI_Recv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Recv, __ATOMIC_ACQUIRE);
+/* MPI_Recv_init: mpi.h */
+int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                  MPI_Request *request) {
+  openmpi_MPI_Recv_init_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Recv_init, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, source, tag, comm, request);
+  }
+  return openmpi_traced_MPI_Recv_init(tracer_real, __builtin_return_address(0), buf, count,
+                                      datatype, source, tag, comm, request);
+}
+
+/* MPI_Recv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn *tracer_real, const void *tracer_caller,
+                                   void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                                   MPI_Comm comm, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Recv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Recv", (void **)&openmpi_real.MPI_Recv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) &&
@@ -16204,19 +19698,34 @@ int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, M
   return tracer_args.tracer_result;
 }
 
-/* MPI_Reduce: mpi.h */
-int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-               int root, MPI_Comm comm) {
-  openmpi_MPI_Reduce_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Reduce, __ATOMIC_ACQUIRE);
+/* MPI_Recv: mpi.h */
+int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+             MPI_Status *status) {
+  openmpi_MPI_Recv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Recv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, source, tag, comm, status);
+  }
+  return openmpi_traced_MPI_Recv(tracer_real, __builtin_return_address(0), buf, count, datatype,
+                                 source, tag, comm, status);
+}
+
+/* MPI_Reduce, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduce_fn *tracer_real, const void *tracer_caller,
+                                     const void *sendbuf, void *recvbuf, int count,
+                                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Reduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce", (void **)&openmpi_real.MPI_Reduce);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) &&
@@ -16278,19 +19787,35 @@ int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datat
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ireduce: mpi.h */
-int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                int root, MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Ireduce_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ireduce, __ATOMIC_ACQUIRE);
+/* MPI_Reduce: mpi.h */
+int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+               int root, MPI_Comm comm) {
+  openmpi_MPI_Reduce_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Reduce, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
+  }
+  return openmpi_traced_MPI_Reduce(tracer_real, __builtin_return_address(0), sendbuf, recvbuf,
+                                   count, datatype, op, root, comm);
+}
+
+/* MPI_Ireduce, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real,
+                                      const void *tracer_caller, const void *sendbuf, void *recvbuf,
+                                      int count, MPI_Datatype datatype, MPI_Op op, int root,
+                                      MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ireduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ireduce", (void **)&openmpi_real.MPI_Ireduce);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) &&
@@ -16355,18 +19880,35 @@ int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype data
   return tracer_args.tracer_result;
 }
 
-/* MPI_Reduce_local: mpi.h */
-int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
-  openmpi_MPI_Reduce_local_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Reduce_local, __ATOMIC_ACQUIRE);
+/* MPI_Ireduce: mpi.h */
+int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                int root, MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Ireduce_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ireduce, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
+  }
+  return openmpi_traced_MPI_Ireduce(tracer_real, __builtin_return_address(0), sendbuf, recvbuf,
+                                    count, datatype, op, root, comm, request);
+}
+
+/* MPI_Reduce_local, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_real,
+                                           const void *tracer_caller, const void *inbuf,
+                                           void *inoutbuf, int count, MPI_Datatype datatype,
+                                           MPI_Op op) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Reduce_local_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce_local", (void **)&openmpi_real.MPI_Reduce_local);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) &&
@@ -16422,19 +19964,34 @@ int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Reduce_scatter: mpi.h */
-int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  openmpi_MPI_Reduce_scatter_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Reduce_scatter, __ATOMIC_ACQUIRE);
+/* MPI_Reduce_local: mpi.h */
+int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op) {
+  openmpi_MPI_Reduce_local_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Reduce_local, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(inbuf, inoutbuf, count, datatype, op);
+  }
+  return openmpi_traced_MPI_Reduce_local(tracer_real, __builtin_return_address(0), inbuf, inoutbuf,
+                                         count, datatype, op);
+}
+
+/* MPI_Reduce_scatter, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Reduce_scatter(openmpi_MPI_Reduce_scatter_fn *tracer_real,
+                                             const void *tracer_caller, const void *sendbuf,
+                                             void *recvbuf, const int recvcounts[],
+                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Reduce_scatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce_scatter", (void **)&openmpi_real.MPI_Reduce_scatter);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) &&
@@ -16493,19 +20050,36 @@ int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ireduce_scatter: mpi.h */
-int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
-                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Ireduce_scatter_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ireduce_scatter, __ATOMIC_ACQUIRE);
+/* MPI_Reduce_scatter: mpi.h */
+int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                       MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  openmpi_MPI_Reduce_scatter_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Reduce_scatter, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
+  }
+  return openmpi_traced_MPI_Reduce_scatter(tracer_real, __builtin_return_address(0), sendbuf,
+                                           recvbuf, recvcounts, datatype, op, comm);
+}
+
+/* MPI_Ireduce_scatter, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tracer_real,
+                                              const void *tracer_caller, const void *sendbuf,
+                                              void *recvbuf, const int recvcounts[],
+                                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                              MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ireduce_scatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ireduce_scatter", (void **)&openmpi_real.MPI_Ireduce_scatter);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) &&
@@ -16567,19 +20141,35 @@ int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts
   return tracer_args.tracer_result;
 }
 
-/* MPI_Reduce_scatter_block: mpi.h */
-int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  openmpi_MPI_Reduce_scatter_block_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Reduce_scatter_block, __ATOMIC_ACQUIRE);
+/* MPI_Ireduce_scatter: mpi.h */
+int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[],
+                        MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Ireduce_scatter_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ireduce_scatter, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
+  }
+  return openmpi_traced_MPI_Ireduce_scatter(tracer_real, __builtin_return_address(0), sendbuf,
+                                            recvbuf, recvcounts, datatype, op, comm, request);
+}
+
+/* MPI_Reduce_scatter_block, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_block_fn *tracer_real,
+                                                   const void *tracer_caller, const void *sendbuf,
+                                                   void *recvbuf, int recvcount,
+                                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Reduce_scatter_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce_scatter_block", (void **)&openmpi_real.MPI_Reduce_scatter_block);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) &&
@@ -16639,19 +20229,36 @@ int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ireduce_scatter_block: mpi.h */
-int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
-                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Ireduce_scatter_block_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ireduce_scatter_block, __ATOMIC_ACQUIRE);
+/* MPI_Reduce_scatter_block: mpi.h */
+int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
+  openmpi_MPI_Reduce_scatter_block_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Reduce_scatter_block, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
+  }
+  return openmpi_traced_MPI_Reduce_scatter_block(tracer_real, __builtin_return_address(0), sendbuf,
+                                                 recvbuf, recvcount, datatype, op, comm);
+}
+
+/* MPI_Ireduce_scatter_block, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_block_fn *tracer_real,
+                                                    const void *tracer_caller, const void *sendbuf,
+                                                    void *recvbuf, int recvcount,
+                                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                                    MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ireduce_scatter_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ireduce_scatter_block", (void **)&openmpi_real.MPI_Ireduce_scatter_block);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) &&
@@ -16714,20 +20321,37 @@ int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
   return tracer_args.tracer_result;
 }
 
-/* MPI_Register_datarep: mpi.h */
-int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
-                         MPI_Datarep_conversion_function *write_conversion_fn,
-                         MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) {
-  openmpi_MPI_Register_datarep_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Register_datarep, __ATOMIC_ACQUIRE);
+/* MPI_Ireduce_scatter_block: mpi.h */
+int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount,
+                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Ireduce_scatter_block_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ireduce_scatter_block, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
+  }
+  return openmpi_traced_MPI_Ireduce_scatter_block(tracer_real, __builtin_return_address(0), sendbuf,
+                                                  recvbuf, recvcount, datatype, op, comm, request);
+}
+
+/* MPI_Register_datarep, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Register_datarep(openmpi_MPI_Register_datarep_fn *tracer_real,
+                                               const void *tracer_caller, const char *datarep,
+                                               MPI_Datarep_conversion_function *read_conversion_fn,
+                                               MPI_Datarep_conversion_function *write_conversion_fn,
+                                               MPI_Datarep_extent_function *dtype_file_extent_fn,
+                                               void *extra_state) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Register_datarep_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Register_datarep", (void **)&openmpi_real.MPI_Register_datarep);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
@@ -16787,18 +20411,36 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
   return tracer_args.tracer_result;
 }
 
-/* MPI_Request_free: mpi.h */
-int MPI_Request_free(MPI_Request *request) {
-  openmpi_MPI_Request_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Request_free, __ATOMIC_ACQUIRE);
+/* MPI_Register_datarep: mpi.h */
+int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *read_conversion_fn,
+                         MPI_Datarep_conversion_function *write_conversion_fn,
+                         MPI_Datarep_extent_function *dtype_file_extent_fn, void *extra_state) {
+  openmpi_MPI_Register_datarep_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Register_datarep, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
+                       extra_state);
+  }
+  return openmpi_traced_MPI_Register_datarep(tracer_real, __builtin_return_address(0), datarep,
+                                             read_conversion_fn, write_conversion_fn,
+                                             dtype_file_extent_fn, extra_state);
+}
+
+/* MPI_Request_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_real,
+                                           const void *tracer_caller, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Request_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Request_free", (void **)&openmpi_real.MPI_Request_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) &&
@@ -16846,18 +20488,32 @@ int MPI_Request_free(MPI_Request *request) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Request_get_status: mpi.h */
-int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
-  openmpi_MPI_Request_get_status_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Request_get_status, __ATOMIC_ACQUIRE);
+/* MPI_Request_free: mpi.h */
+int MPI_Request_free(MPI_Request *request) {
+  openmpi_MPI_Request_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Request_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(request);
+  }
+  return openmpi_traced_MPI_Request_free(tracer_real, __builtin_return_address(0), request);
+}
+
+/* MPI_Request_get_status, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_Request request,
+                                                 int *flag, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Request_get_status_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Request_get_status", (void **)&openmpi_real.MPI_Request_get_status);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) &&
@@ -16909,20 +20565,35 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Rget: mpi.h */
-int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
-             MPI_Request *request) {
-  openmpi_MPI_Rget_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Rget, __ATOMIC_ACQUIRE);
+/* MPI_Request_get_status: mpi.h */
+int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
+  openmpi_MPI_Request_get_status_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Request_get_status, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(request, flag, status);
+  }
+  return openmpi_traced_MPI_Request_get_status(tracer_real, __builtin_return_address(0), request,
+                                               flag, status);
+}
+
+/* MPI_Rget, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void *tracer_caller,
+                                   void *origin_addr, int origin_count,
+                                   MPI_Datatype origin_datatype, int target_rank,
+                                   MPI_Aint target_disp, int target_count,
+                                   MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Rget_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rget", (void **)&openmpi_real.MPI_Rget);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -16993,21 +20664,42 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Rget_accumulate: mpi.h */
-int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-                        void *result_addr, int result_count, MPI_Datatype result_datatype,
-                        int target_rank, MPI_Aint target_disp, int target_count,
-                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) {
-  openmpi_MPI_Rget_accumulate_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Rget_accumulate, __ATOMIC_ACQUIRE);
+/* MPI_Rget: mpi.h */
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
+             MPI_Request *request) {
+  openmpi_MPI_Rget_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Rget, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype, win, request);
+  }
+  return openmpi_traced_MPI_Rget(tracer_real, __builtin_return_address(0), origin_addr,
+                                 origin_count, origin_datatype, target_rank, target_disp,
+                                 target_count, target_datatype, win, request);
+}
+
+/* MPI_Rget_accumulate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Rget_accumulate(openmpi_MPI_Rget_accumulate_fn *tracer_real,
+                                              const void *tracer_caller, const void *origin_addr,
+                                              int origin_count, MPI_Datatype origin_datatype,
+                                              void *result_addr, int result_count,
+                                              MPI_Datatype result_datatype, int target_rank,
+                                              MPI_Aint target_disp, int target_count,
+                                              MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                                              MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Rget_accumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rget_accumulate", (void **)&openmpi_real.MPI_Rget_accumulate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
@@ -17088,20 +20780,42 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Rput: mpi.h */
-int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
-             int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype,
-             MPI_Win win, MPI_Request *request) {
-  openmpi_MPI_Rput_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Rput, __ATOMIC_ACQUIRE);
+/* MPI_Rget_accumulate: mpi.h */
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+                        void *result_addr, int result_count, MPI_Datatype result_datatype,
+                        int target_rank, MPI_Aint target_disp, int target_count,
+                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) {
+  openmpi_MPI_Rget_accumulate_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Rget_accumulate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                       result_datatype, target_rank, target_disp, target_count, target_datatype, op,
+                       win, request);
+  }
+  return openmpi_traced_MPI_Rget_accumulate(tracer_real, __builtin_return_address(0), origin_addr,
+                                            origin_count, origin_datatype, result_addr,
+                                            result_count, result_datatype, target_rank, target_disp,
+                                            target_count, target_datatype, op, win, request);
+}
+
+/* MPI_Rput, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void *tracer_caller,
+                                   const void *origin_addr, int origin_count,
+                                   MPI_Datatype origin_datatype, int target_rank,
+                                   MPI_Aint target_disp, int target_cout,
+                                   MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Rput_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rput", (void **)&openmpi_real.MPI_Rput);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_cout, target_datatype, win, request);
   }
@@ -17172,18 +20886,37 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
   return tracer_args.tracer_result;
 }
 
-/* MPI_Rsend: mpi.h */
-int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  openmpi_MPI_Rsend_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Rsend, __ATOMIC_ACQUIRE);
+/* MPI_Rput: mpi.h */
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
+             int target_rank, MPI_Aint target_disp, int target_cout, MPI_Datatype target_datatype,
+             MPI_Win win, MPI_Request *request) {
+  openmpi_MPI_Rput_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Rput, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_cout, target_datatype, win, request);
+  }
+  return openmpi_traced_MPI_Rput(tracer_real, __builtin_return_address(0), origin_addr,
+                                 origin_count, origin_datatype, target_rank, target_disp,
+                                 target_cout, target_datatype, win, request);
+}
+
+/* MPI_Rsend, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_fn *tracer_real, const void *tracer_caller,
+                                    const void *ibuf, int count, MPI_Datatype datatype, int dest,
+                                    int tag, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Rsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rsend", (void **)&openmpi_real.MPI_Rsend);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ibuf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) &&
@@ -17242,19 +20975,34 @@ int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Rsend_init: mpi.h */
-int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Rsend_init_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Rsend_init, __ATOMIC_ACQUIRE);
+/* MPI_Rsend: mpi.h */
+int MPI_Rsend(const void *ibuf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  openmpi_MPI_Rsend_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Rsend, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(ibuf, count, datatype, dest, tag, comm);
+  }
+  return openmpi_traced_MPI_Rsend(tracer_real, __builtin_return_address(0), ibuf, count, datatype,
+                                  dest, tag, comm);
+}
+
+/* MPI_Rsend_init, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real,
+                                         const void *tracer_caller, const void *buf, int count,
+                                         MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                                         MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Rsend_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rsend_init", (void **)&openmpi_real.MPI_Rsend_init);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) &&
@@ -17317,19 +21065,34 @@ int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Scan: mpi.h */
-int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-             MPI_Comm comm) {
-  openmpi_MPI_Scan_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Scan, __ATOMIC_ACQUIRE);
+/* MPI_Rsend_init: mpi.h */
+int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Rsend_init_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Rsend_init, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, tag, comm, request);
+  }
+  return openmpi_traced_MPI_Rsend_init(tracer_real, __builtin_return_address(0), buf, count,
+                                       datatype, dest, tag, comm, request);
+}
+
+/* MPI_Scan, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn *tracer_real, const void *tracer_caller,
+                                   const void *sendbuf, void *recvbuf, int count,
+                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Scan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Scan", (void **)&openmpi_real.MPI_Scan);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) &&
@@ -17389,19 +21152,35 @@ int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatyp
   return tracer_args.tracer_result;
 }
 
-/* MPI_Iscan: mpi.h */
-int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-              MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Iscan_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Iscan, __ATOMIC_ACQUIRE);
+/* MPI_Scan: mpi.h */
+int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+             MPI_Comm comm) {
+  openmpi_MPI_Scan_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Scan, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
+  }
+  return openmpi_traced_MPI_Scan(tracer_real, __builtin_return_address(0), sendbuf, recvbuf, count,
+                                 datatype, op, comm);
+}
+
+/* MPI_Iscan, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const void *tracer_caller,
+                                    const void *sendbuf, void *recvbuf, int count,
+                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
+                                    MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iscan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iscan", (void **)&openmpi_real.MPI_Iscan);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) &&
@@ -17464,19 +21243,35 @@ int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype dataty
   return tracer_args.tracer_result;
 }
 
-/* MPI_Scatter: mpi.h */
-int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  openmpi_MPI_Scatter_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Scatter, __ATOMIC_ACQUIRE);
+/* MPI_Iscan: mpi.h */
+int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+              MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Iscan_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Iscan, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
+  }
+  return openmpi_traced_MPI_Iscan(tracer_real, __builtin_return_address(0), sendbuf, recvbuf, count,
+                                  datatype, op, comm, request);
+}
+
+/* MPI_Scatter, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real,
+                                      const void *tracer_caller, const void *sendbuf, int sendcount,
+                                      MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                      MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Scatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Scatter", (void **)&openmpi_real.MPI_Scatter);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) &&
@@ -17542,20 +21337,36 @@ int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Iscatter: mpi.h */
-int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
-                 MPI_Request *request) {
-  openmpi_MPI_Iscatter_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Iscatter, __ATOMIC_ACQUIRE);
+/* MPI_Scatter: mpi.h */
+int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+  openmpi_MPI_Scatter_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Scatter, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+  }
+  return openmpi_traced_MPI_Scatter(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                    sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+/* MPI_Iscatter, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real,
+                                       const void *tracer_caller, const void *sendbuf,
+                                       int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       int recvcount, MPI_Datatype recvtype, int root,
+                                       MPI_Comm comm, MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iscatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iscatter", (void **)&openmpi_real.MPI_Iscatter);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -17625,20 +21436,38 @@ int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void
   return tracer_args.tracer_result;
 }
 
-/* MPI_Scatterv: mpi.h */
-int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                 int root, MPI_Comm comm) {
-  openmpi_MPI_Scatterv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Scatterv, __ATOMIC_ACQUIRE);
+/* MPI_Iscatter: mpi.h */
+int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                 MPI_Request *request) {
+  openmpi_MPI_Iscatter_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Iscatter, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                       request);
+  }
+  return openmpi_traced_MPI_Iscatter(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                     sendtype, recvbuf, recvcount, recvtype, root, comm, request);
+}
+
+/* MPI_Scatterv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real,
+                                       const void *tracer_caller, const void *sendbuf,
+                                       const int sendcounts[], const int displs[],
+                                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                       MPI_Datatype recvtype, int root, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Scatterv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Scatterv", (void **)&openmpi_real.MPI_Scatterv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
@@ -17707,20 +21536,39 @@ int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[]
   return tracer_args.tracer_result;
 }
 
-/* MPI_Iscatterv: mpi.h */
-int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
-                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
-                  int root, MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Iscatterv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Iscatterv, __ATOMIC_ACQUIRE);
+/* MPI_Scatterv: mpi.h */
+int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                 MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                 int root, MPI_Comm comm) {
+  openmpi_MPI_Scatterv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Scatterv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm);
+  }
+  return openmpi_traced_MPI_Scatterv(tracer_real, __builtin_return_address(0), sendbuf, sendcounts,
+                                     displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+/* MPI_Iscatterv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real,
+                                        const void *tracer_caller, const void *sendbuf,
+                                        const int sendcounts[], const int displs[],
+                                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                        MPI_Datatype recvtype, int root, MPI_Comm comm,
+                                        MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Iscatterv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iscatterv", (void **)&openmpi_real.MPI_Iscatterv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
@@ -17793,19 +21641,38 @@ int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[
   return tracer_args.tracer_result;
 }
 
-/* MPI_Send_init: mpi.h */
-int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                  MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Send_init_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Send_init, __ATOMIC_ACQUIRE);
+/* MPI_Iscatterv: mpi.h */
+int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[],
+                  MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                  int root, MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Iscatterv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Iscatterv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
+                       comm, request);
+  }
+  return openmpi_traced_MPI_Iscatterv(tracer_real, __builtin_return_address(0), sendbuf, sendcounts,
+                                      displs, sendtype, recvbuf, recvcount, recvtype, root, comm,
+                                      request);
+}
+
+/* MPI_Send_init, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real,
+                                        const void *tracer_caller, const void *buf, int count,
+                                        MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                                        MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Send_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Send_init", (void **)&openmpi_real.MPI_Send_init);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) &&
@@ -17868,18 +21735,34 @@ int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, i
   return tracer_args.tracer_result;
 }
 
-/* MPI_Send: mpi.h */
-int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  openmpi_MPI_Send_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Send, __ATOMIC_ACQUIRE);
+/* MPI_Send_init: mpi.h */
+int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                  MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Send_init_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Send_init, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, tag, comm, request);
+  }
+  return openmpi_traced_MPI_Send_init(tracer_real, __builtin_return_address(0), buf, count,
+                                      datatype, dest, tag, comm, request);
+}
+
+/* MPI_Send, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn *tracer_real, const void *tracer_caller,
+                                   const void *buf, int count, MPI_Datatype datatype, int dest,
+                                   int tag, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Send_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Send", (void **)&openmpi_real.MPI_Send);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) &&
@@ -17938,20 +21821,35 @@ int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int ta
   return tracer_args.tracer_result;
 }
 
-/* MPI_Sendrecv: mpi.h */
-int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
-                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
-                 MPI_Comm comm, MPI_Status *status) {
-  openmpi_MPI_Sendrecv_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Sendrecv, __ATOMIC_ACQUIRE);
+/* MPI_Send: mpi.h */
+int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  openmpi_MPI_Send_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Send, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, tag, comm);
+  }
+  return openmpi_traced_MPI_Send(tracer_real, __builtin_return_address(0), buf, count, datatype,
+                                 dest, tag, comm);
+}
+
+/* MPI_Sendrecv, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real,
+                                       const void *tracer_caller, const void *sendbuf,
+                                       int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                                       void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                       int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Sendrecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Sendrecv", (void **)&openmpi_real.MPI_Sendrecv);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
@@ -18028,19 +21926,39 @@ int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Sendrecv_replace: mpi.h */
-int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
-                         int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
-  openmpi_MPI_Sendrecv_replace_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Sendrecv_replace, __ATOMIC_ACQUIRE);
+/* MPI_Sendrecv: mpi.h */
+int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                 void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                 MPI_Comm comm, MPI_Status *status) {
+  openmpi_MPI_Sendrecv_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Sendrecv, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
+                       source, recvtag, comm, status);
+  }
+  return openmpi_traced_MPI_Sendrecv(tracer_real, __builtin_return_address(0), sendbuf, sendcount,
+                                     sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                                     recvtag, comm, status);
+}
+
+/* MPI_Sendrecv_replace, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *tracer_real,
+                                               const void *tracer_caller, void *buf, int count,
+                                               MPI_Datatype datatype, int dest, int sendtag,
+                                               int source, int recvtag, MPI_Comm comm,
+                                               MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Sendrecv_replace_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Sendrecv_replace", (void **)&openmpi_real.MPI_Sendrecv_replace);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) &&
@@ -18107,19 +22025,36 @@ int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ssend_init: mpi.h */
-int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                   MPI_Comm comm, MPI_Request *request) {
-  openmpi_MPI_Ssend_init_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ssend_init, __ATOMIC_ACQUIRE);
+/* MPI_Sendrecv_replace: mpi.h */
+int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                         int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
+  openmpi_MPI_Sendrecv_replace_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Sendrecv_replace, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
+  }
+  return openmpi_traced_MPI_Sendrecv_replace(tracer_real, __builtin_return_address(0), buf, count,
+                                             datatype, dest, sendtag, source, recvtag, comm,
+                                             status);
+}
+
+/* MPI_Ssend_init, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real,
+                                         const void *tracer_caller, const void *buf, int count,
+                                         MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                                         MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ssend_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ssend_init", (void **)&openmpi_real.MPI_Ssend_init);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) &&
@@ -18182,18 +22117,34 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Ssend: mpi.h */
-int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
-  openmpi_MPI_Ssend_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Ssend, __ATOMIC_ACQUIRE);
+/* MPI_Ssend_init: mpi.h */
+int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+                   MPI_Comm comm, MPI_Request *request) {
+  openmpi_MPI_Ssend_init_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ssend_init, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, tag, comm, request);
+  }
+  return openmpi_traced_MPI_Ssend_init(tracer_real, __builtin_return_address(0), buf, count,
+                                       datatype, dest, tag, comm, request);
+}
+
+/* MPI_Ssend, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_fn *tracer_real, const void *tracer_caller,
+                                    const void *buf, int count, MPI_Datatype datatype, int dest,
+                                    int tag, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Ssend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ssend", (void **)&openmpi_real.MPI_Ssend);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) &&
@@ -18252,18 +22203,32 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
   return tracer_args.tracer_result;
 }
 
-/* MPI_Start: mpi.h */
-int MPI_Start(MPI_Request *request) {
-  openmpi_MPI_Start_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Start, __ATOMIC_ACQUIRE);
+/* MPI_Ssend: mpi.h */
+int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm) {
+  openmpi_MPI_Ssend_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Ssend, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(buf, count, datatype, dest, tag, comm);
+  }
+  return openmpi_traced_MPI_Ssend(tracer_real, __builtin_return_address(0), buf, count, datatype,
+                                  dest, tag, comm);
+}
+
+/* MPI_Start, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Start(openmpi_MPI_Start_fn *tracer_real, const void *tracer_caller,
+                                    MPI_Request *request) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Start", (void **)&openmpi_real.MPI_Start);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) &&
@@ -18311,18 +22276,32 @@ int MPI_Start(MPI_Request *request) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Startall: mpi.h */
-int MPI_Startall(int count, MPI_Request array_of_requests[]) {
-  openmpi_MPI_Startall_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Startall, __ATOMIC_ACQUIRE);
+/* MPI_Start: mpi.h */
+int MPI_Start(MPI_Request *request) {
+  openmpi_MPI_Start_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Start, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(request);
+  }
+  return openmpi_traced_MPI_Start(tracer_real, __builtin_return_address(0), request);
+}
+
+/* MPI_Startall, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real,
+                                       const void *tracer_caller, int count,
+                                       MPI_Request array_of_requests[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Startall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Startall", (void **)&openmpi_real.MPI_Startall);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) &&
@@ -18371,18 +22350,33 @@ int MPI_Startall(int count, MPI_Request array_of_requests[]) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Status_set_cancelled: mpi.h */
-int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
-  openmpi_MPI_Status_set_cancelled_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Status_set_cancelled, __ATOMIC_ACQUIRE);
+/* MPI_Startall: mpi.h */
+int MPI_Startall(int count, MPI_Request array_of_requests[]) {
+  openmpi_MPI_Startall_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Startall, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, array_of_requests);
+  }
+  return openmpi_traced_MPI_Startall(tracer_real, __builtin_return_address(0), count,
+                                     array_of_requests);
+}
+
+/* MPI_Status_set_cancelled, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancelled_fn *tracer_real,
+                                                   const void *tracer_caller, MPI_Status *status,
+                                                   int flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Status_set_cancelled_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Status_set_cancelled", (void **)&openmpi_real.MPI_Status_set_cancelled);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) &&
@@ -18431,18 +22425,33 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Status_set_elements: mpi.h */
-int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) {
-  openmpi_MPI_Status_set_elements_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Status_set_elements, __ATOMIC_ACQUIRE);
+/* MPI_Status_set_cancelled: mpi.h */
+int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
+  openmpi_MPI_Status_set_cancelled_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Status_set_cancelled, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(status, flag);
+  }
+  return openmpi_traced_MPI_Status_set_cancelled(tracer_real, __builtin_return_address(0), status,
+                                                 flag);
+}
+
+/* MPI_Status_set_elements, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_elements_fn *tracer_real,
+                                                  const void *tracer_caller, MPI_Status *status,
+                                                  MPI_Datatype datatype, int count) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Status_set_elements_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Status_set_elements", (void **)&openmpi_real.MPI_Status_set_elements);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) &&
@@ -18494,18 +22503,33 @@ int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count
   return tracer_args.tracer_result;
 }
 
-/* MPI_Status_set_elements_x: mpi.h */
-int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) {
-  openmpi_MPI_Status_set_elements_x_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Status_set_elements_x, __ATOMIC_ACQUIRE);
+/* MPI_Status_set_elements: mpi.h */
+int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count) {
+  openmpi_MPI_Status_set_elements_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Status_set_elements, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(status, datatype, count);
+  }
+  return openmpi_traced_MPI_Status_set_elements(tracer_real, __builtin_return_address(0), status,
+                                                datatype, count);
+}
+
+/* MPI_Status_set_elements_x, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_elements_x_fn *tracer_real,
+                                                    const void *tracer_caller, MPI_Status *status,
+                                                    MPI_Datatype datatype, MPI_Count count) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Status_set_elements_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Status_set_elements_x", (void **)&openmpi_real.MPI_Status_set_elements_x);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) &&
@@ -18557,19 +22581,34 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
   return tracer_args.tracer_result;
 }
 
-/* MPI_Testall: mpi.h */
-int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
-                MPI_Status array_of_statuses[]) {
-  openmpi_MPI_Testall_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Testall, __ATOMIC_ACQUIRE);
+/* MPI_Status_set_elements_x: mpi.h */
+int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count) {
+  openmpi_MPI_Status_set_elements_x_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Status_set_elements_x, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(status, datatype, count);
+  }
+  return openmpi_traced_MPI_Status_set_elements_x(tracer_real, __builtin_return_address(0), status,
+                                                  datatype, count);
+}
+
+/* MPI_Testall, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real,
+                                      const void *tracer_caller, int count,
+                                      MPI_Request array_of_requests[], int *flag,
+                                      MPI_Status array_of_statuses[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Testall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Testall", (void **)&openmpi_real.MPI_Testall);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, flag, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) &&
@@ -18625,19 +22664,35 @@ int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
   return tracer_args.tracer_result;
 }
 
-/* MPI_Testany: mpi.h */
-int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
-                MPI_Status *status) {
-  openmpi_MPI_Testany_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Testany, __ATOMIC_ACQUIRE);
+/* MPI_Testall: mpi.h */
+int MPI_Testall(int count, MPI_Request array_of_requests[], int *flag,
+                MPI_Status array_of_statuses[]) {
+  openmpi_MPI_Testall_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Testall, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, array_of_requests, flag, array_of_statuses);
+  }
+  return openmpi_traced_MPI_Testall(tracer_real, __builtin_return_address(0), count,
+                                    array_of_requests, flag, array_of_statuses);
+}
+
+/* MPI_Testany, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real,
+                                      const void *tracer_caller, int count,
+                                      MPI_Request array_of_requests[], int *index, int *flag,
+                                      MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Testany_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Testany", (void **)&openmpi_real.MPI_Testany);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, index, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) &&
@@ -18696,18 +22751,33 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
   return tracer_args.tracer_result;
 }
 
-/* MPI_Test: mpi.h */
-int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
-  openmpi_MPI_Test_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Test, __ATOMIC_ACQUIRE);
+/* MPI_Testany: mpi.h */
+int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag,
+                MPI_Status *status) {
+  openmpi_MPI_Testany_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Testany, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, array_of_requests, index, flag, status);
+  }
+  return openmpi_traced_MPI_Testany(tracer_real, __builtin_return_address(0), count,
+                                    array_of_requests, index, flag, status);
+}
+
+/* MPI_Test, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn *tracer_real, const void *tracer_caller,
+                                   MPI_Request *request, int *flag, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Test_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Test", (void **)&openmpi_real.MPI_Test);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
   openmpi_depth++;
@@ -18746,18 +22816,32 @@ int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Test_cancelled: mpi.h */
-int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
-  openmpi_MPI_Test_cancelled_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Test_cancelled, __ATOMIC_ACQUIRE);
+/* MPI_Test: mpi.h */
+int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status) {
+  openmpi_MPI_Test_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Test, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(request, flag, status);
+  }
+  return openmpi_traced_MPI_Test(tracer_real, __builtin_return_address(0), request, flag, status);
+}
+
+/* MPI_Test_cancelled, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *tracer_real,
+                                             const void *tracer_caller, const MPI_Status *status,
+                                             int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Test_cancelled_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Test_cancelled", (void **)&openmpi_real.MPI_Test_cancelled);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) &&
@@ -18807,19 +22891,33 @@ int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Testsome: mpi.h */
-int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                 int array_of_indices[], MPI_Status array_of_statuses[]) {
-  openmpi_MPI_Testsome_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Testsome, __ATOMIC_ACQUIRE);
+/* MPI_Test_cancelled: mpi.h */
+int MPI_Test_cancelled(const MPI_Status *status, int *flag) {
+  openmpi_MPI_Test_cancelled_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Test_cancelled, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(status, flag);
+  }
+  return openmpi_traced_MPI_Test_cancelled(tracer_real, __builtin_return_address(0), status, flag);
+}
+
+/* MPI_Testsome, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real,
+                                       const void *tracer_caller, int incount,
+                                       MPI_Request array_of_requests[], int *outcount,
+                                       int array_of_indices[], MPI_Status array_of_statuses[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Testsome_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Testsome", (void **)&openmpi_real.MPI_Testsome);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) &&
@@ -18879,18 +22977,34 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
   return tracer_args.tracer_result;
 }
 
-/* MPI_Topo_test: mpi.h */
-int MPI_Topo_test(MPI_Comm comm, int *status) {
-  openmpi_MPI_Topo_test_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Topo_test, __ATOMIC_ACQUIRE);
+/* MPI_Testsome: mpi.h */
+int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[]) {
+  openmpi_MPI_Testsome_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Testsome, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+  }
+  return openmpi_traced_MPI_Testsome(tracer_real, __builtin_return_address(0), incount,
+                                     array_of_requests, outcount, array_of_indices,
+                                     array_of_statuses);
+}
+
+/* MPI_Topo_test, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Comm comm, int *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Topo_test_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Topo_test", (void **)&openmpi_real.MPI_Topo_test);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) &&
@@ -18940,18 +23054,31 @@ int MPI_Topo_test(MPI_Comm comm, int *status) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_commit: mpi.h */
-int MPI_Type_commit(MPI_Datatype *type) {
-  openmpi_MPI_Type_commit_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_commit, __ATOMIC_ACQUIRE);
+/* MPI_Topo_test: mpi.h */
+int MPI_Topo_test(MPI_Comm comm, int *status) {
+  openmpi_MPI_Topo_test_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Topo_test, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, status);
+  }
+  return openmpi_traced_MPI_Topo_test(tracer_real, __builtin_return_address(0), comm, status);
+}
+
+/* MPI_Type_commit, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_real,
+                                          const void *tracer_caller, MPI_Datatype *type) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_commit_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_commit", (void **)&openmpi_real.MPI_Type_commit);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) &&
@@ -18999,18 +23126,32 @@ int MPI_Type_commit(MPI_Datatype *type) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_contiguous: mpi.h */
-int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  openmpi_MPI_Type_contiguous_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_contiguous, __ATOMIC_ACQUIRE);
+/* MPI_Type_commit: mpi.h */
+int MPI_Type_commit(MPI_Datatype *type) {
+  openmpi_MPI_Type_commit_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_commit, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type);
+  }
+  return openmpi_traced_MPI_Type_commit(tracer_real, __builtin_return_address(0), type);
+}
+
+/* MPI_Type_contiguous, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tracer_real,
+                                              const void *tracer_caller, int count,
+                                              MPI_Datatype oldtype, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_contiguous_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_contiguous", (void **)&openmpi_real.MPI_Type_contiguous);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) &&
@@ -19063,21 +23204,36 @@ int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_darray: mpi.h */
-int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[],
-                           const int distrib_array[], const int darg_array[],
-                           const int psize_array[], int order, MPI_Datatype oldtype,
-                           MPI_Datatype *newtype) {
-  openmpi_MPI_Type_create_darray_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_darray, __ATOMIC_ACQUIRE);
+/* MPI_Type_contiguous: mpi.h */
+int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  openmpi_MPI_Type_contiguous_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_contiguous, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, oldtype, newtype);
+  }
+  return openmpi_traced_MPI_Type_contiguous(tracer_real, __builtin_return_address(0), count,
+                                            oldtype, newtype);
+}
+
+/* MPI_Type_create_darray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_darray(openmpi_MPI_Type_create_darray_fn *tracer_real,
+                                                 const void *tracer_caller, int size, int rank,
+                                                 int ndims, const int gsize_array[],
+                                                 const int distrib_array[], const int darg_array[],
+                                                 const int psize_array[], int order,
+                                                 MPI_Datatype oldtype, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_darray_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_darray", (void **)&openmpi_real.MPI_Type_create_darray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, rank, ndims, gsize_array, distrib_array, darg_array, psize_array,
                        order, oldtype, newtype);
   }
@@ -19149,18 +23305,38 @@ int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_f90_complex: mpi.h */
-int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
-  openmpi_MPI_Type_create_f90_complex_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_f90_complex, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_darray: mpi.h */
+int MPI_Type_create_darray(int size, int rank, int ndims, const int gsize_array[],
+                           const int distrib_array[], const int darg_array[],
+                           const int psize_array[], int order, MPI_Datatype oldtype,
+                           MPI_Datatype *newtype) {
+  openmpi_MPI_Type_create_darray_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_darray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(size, rank, ndims, gsize_array, distrib_array, darg_array, psize_array,
+                       order, oldtype, newtype);
+  }
+  return openmpi_traced_MPI_Type_create_darray(tracer_real, __builtin_return_address(0), size, rank,
+                                               ndims, gsize_array, distrib_array, darg_array,
+                                               psize_array, order, oldtype, newtype);
+}
+
+/* MPI_Type_create_f90_complex, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f90_complex_fn *tracer_real,
+                                                      const void *tracer_caller, int p, int r,
+                                                      MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_f90_complex_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_f90_complex", (void **)&openmpi_real.MPI_Type_create_f90_complex);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) &&
@@ -19212,18 +23388,33 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_f90_integer: mpi.h */
-int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
-  openmpi_MPI_Type_create_f90_integer_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_f90_integer, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_f90_complex: mpi.h */
+int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
+  openmpi_MPI_Type_create_f90_complex_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_f90_complex, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(p, r, newtype);
+  }
+  return openmpi_traced_MPI_Type_create_f90_complex(tracer_real, __builtin_return_address(0), p, r,
+                                                    newtype);
+}
+
+/* MPI_Type_create_f90_integer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f90_integer_fn *tracer_real,
+                                                      const void *tracer_caller, int r,
+                                                      MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_f90_integer_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_f90_integer", (void **)&openmpi_real.MPI_Type_create_f90_integer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) &&
@@ -19273,18 +23464,33 @@ int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_f90_real: mpi.h */
-int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
-  openmpi_MPI_Type_create_f90_real_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_f90_real, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_f90_integer: mpi.h */
+int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype) {
+  openmpi_MPI_Type_create_f90_integer_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_f90_integer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(r, newtype);
+  }
+  return openmpi_traced_MPI_Type_create_f90_integer(tracer_real, __builtin_return_address(0), r,
+                                                    newtype);
+}
+
+/* MPI_Type_create_f90_real, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_real_fn *tracer_real,
+                                                   const void *tracer_caller, int p, int r,
+                                                   MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_f90_real_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_f90_real", (void **)&openmpi_real.MPI_Type_create_f90_real);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) &&
@@ -19336,20 +23542,36 @@ int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_hindexed_block: mpi.h */
-int MPI_Type_create_hindexed_block(int count, int blocklength,
-                                   const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                                   MPI_Datatype *newtype) {
-  openmpi_MPI_Type_create_hindexed_block_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_hindexed_block, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_f90_real: mpi.h */
+int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype) {
+  openmpi_MPI_Type_create_f90_real_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_f90_real, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(p, r, newtype);
+  }
+  return openmpi_traced_MPI_Type_create_f90_real(tracer_real, __builtin_return_address(0), p, r,
+                                                 newtype);
+}
+
+/* MPI_Type_create_hindexed_block, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_hindexed_block(openmpi_MPI_Type_create_hindexed_block_fn *tracer_real,
+                                                         const void *tracer_caller, int count,
+                                                         int blocklength,
+                                                         const MPI_Aint array_of_displacements[],
+                                                         MPI_Datatype oldtype,
+                                                         MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_hindexed_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_hindexed_block", (void **)&openmpi_real.MPI_Type_create_hindexed_block);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) &&
@@ -19407,20 +23629,38 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_hindexed: mpi.h */
-int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
-                             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
-                             MPI_Datatype *newtype) {
-  openmpi_MPI_Type_create_hindexed_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_hindexed, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_hindexed_block: mpi.h */
+int MPI_Type_create_hindexed_block(int count, int blocklength,
+                                   const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                   MPI_Datatype *newtype) {
+  openmpi_MPI_Type_create_hindexed_block_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_hindexed_block, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
+  }
+  return openmpi_traced_MPI_Type_create_hindexed_block(tracer_real, __builtin_return_address(0),
+                                                       count, blocklength, array_of_displacements,
+                                                       oldtype, newtype);
+}
+
+/* MPI_Type_create_hindexed, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_hindexed(openmpi_MPI_Type_create_hindexed_fn *tracer_real,
+                                                   const void *tracer_caller, int count,
+                                                   const int array_of_blocklengths[],
+                                                   const MPI_Aint array_of_displacements[],
+                                                   MPI_Datatype oldtype, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_hindexed_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_hindexed", (void **)&openmpi_real.MPI_Type_create_hindexed);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) &&
@@ -19479,19 +23719,37 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_hvector: mpi.h */
-int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
-                            MPI_Datatype *newtype) {
-  openmpi_MPI_Type_create_hvector_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_hvector, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_hindexed: mpi.h */
+int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                             const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) {
+  openmpi_MPI_Type_create_hindexed_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_hindexed, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
+  }
+  return openmpi_traced_MPI_Type_create_hindexed(tracer_real, __builtin_return_address(0), count,
+                                                 array_of_blocklengths, array_of_displacements,
+                                                 oldtype, newtype);
+}
+
+/* MPI_Type_create_hvector, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_hvector(openmpi_MPI_Type_create_hvector_fn *tracer_real,
+                                                  const void *tracer_caller, int count,
+                                                  int blocklength, MPI_Aint stride,
+                                                  MPI_Datatype oldtype, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_hvector_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_hvector", (void **)&openmpi_real.MPI_Type_create_hvector);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) &&
@@ -19549,20 +23807,36 @@ int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Dat
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_keyval: mpi.h */
-int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
-                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
-                           void *extra_state) {
-  openmpi_MPI_Type_create_keyval_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_keyval, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_hvector: mpi.h */
+int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                            MPI_Datatype *newtype) {
+  openmpi_MPI_Type_create_hvector_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_hvector, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, blocklength, stride, oldtype, newtype);
+  }
+  return openmpi_traced_MPI_Type_create_hvector(tracer_real, __builtin_return_address(0), count,
+                                                blocklength, stride, oldtype, newtype);
+}
+
+/* MPI_Type_create_keyval, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_keyval(openmpi_MPI_Type_create_keyval_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                                 MPI_Type_delete_attr_function *type_delete_attr_fn,
+                                                 int *type_keyval, void *extra_state) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_keyval", (void **)&openmpi_real.MPI_Type_create_keyval);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) &&
@@ -19618,19 +23892,38 @@ int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_indexed_block: mpi.h */
-int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
-                                  MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  openmpi_MPI_Type_create_indexed_block_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_indexed_block, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_keyval: mpi.h */
+int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                           MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                           void *extra_state) {
+  openmpi_MPI_Type_create_keyval_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_keyval, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
+  }
+  return openmpi_traced_MPI_Type_create_keyval(tracer_real, __builtin_return_address(0),
+                                               type_copy_attr_fn, type_delete_attr_fn, type_keyval,
+                                               extra_state);
+}
+
+/* MPI_Type_create_indexed_block, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_indexed_block_fn *tracer_real,
+                                                        const void *tracer_caller, int count,
+                                                        int blocklength,
+                                                        const int array_of_displacements[],
+                                                        MPI_Datatype oldtype, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_indexed_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_indexed_block", (void **)&openmpi_real.MPI_Type_create_indexed_block);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) &&
@@ -19688,20 +23981,38 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_struct: mpi.h */
-int MPI_Type_create_struct(int count, const int array_of_block_lengths[],
-                           const MPI_Aint array_of_displacements[],
-                           const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
-  openmpi_MPI_Type_create_struct_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_struct, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_indexed_block: mpi.h */
+int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                  MPI_Datatype oldtype, MPI_Datatype *newtype) {
+  openmpi_MPI_Type_create_indexed_block_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_indexed_block, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
+  }
+  return openmpi_traced_MPI_Type_create_indexed_block(tracer_real, __builtin_return_address(0),
+                                                      count, blocklength, array_of_displacements,
+                                                      oldtype, newtype);
+}
+
+/* MPI_Type_create_struct, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_struct(openmpi_MPI_Type_create_struct_fn *tracer_real,
+                                                 const void *tracer_caller, int count,
+                                                 const int array_of_block_lengths[],
+                                                 const MPI_Aint array_of_displacements[],
+                                                 const MPI_Datatype array_of_types[],
+                                                 MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_struct_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_struct", (void **)&openmpi_real.MPI_Type_create_struct);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_block_lengths, array_of_displacements, array_of_types,
                        newtype);
   }
@@ -19761,20 +24072,40 @@ int MPI_Type_create_struct(int count, const int array_of_block_lengths[],
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_subarray: mpi.h */
-int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[],
-                             const int start_array[], int order, MPI_Datatype oldtype,
-                             MPI_Datatype *newtype) {
-  openmpi_MPI_Type_create_subarray_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_subarray, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_struct: mpi.h */
+int MPI_Type_create_struct(int count, const int array_of_block_lengths[],
+                           const MPI_Aint array_of_displacements[],
+                           const MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
+  openmpi_MPI_Type_create_struct_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_struct, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, array_of_block_lengths, array_of_displacements, array_of_types,
+                       newtype);
+  }
+  return openmpi_traced_MPI_Type_create_struct(tracer_real, __builtin_return_address(0), count,
+                                               array_of_block_lengths, array_of_displacements,
+                                               array_of_types, newtype);
+}
+
+/* MPI_Type_create_subarray, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_subarray(openmpi_MPI_Type_create_subarray_fn *tracer_real,
+                                                   const void *tracer_caller, int ndims,
+                                                   const int size_array[],
+                                                   const int subsize_array[],
+                                                   const int start_array[], int order,
+                                                   MPI_Datatype oldtype, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_subarray_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_subarray", (void **)&openmpi_real.MPI_Type_create_subarray);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ndims, size_array, subsize_array, start_array, order, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) &&
@@ -19838,19 +24169,37 @@ int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsiz
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_create_resized: mpi.h */
-int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
-                            MPI_Datatype *newtype) {
-  openmpi_MPI_Type_create_resized_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_create_resized, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_subarray: mpi.h */
+int MPI_Type_create_subarray(int ndims, const int size_array[], const int subsize_array[],
+                             const int start_array[], int order, MPI_Datatype oldtype,
+                             MPI_Datatype *newtype) {
+  openmpi_MPI_Type_create_subarray_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_subarray, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(ndims, size_array, subsize_array, start_array, order, oldtype, newtype);
+  }
+  return openmpi_traced_MPI_Type_create_subarray(tracer_real, __builtin_return_address(0), ndims,
+                                                 size_array, subsize_array, start_array, order,
+                                                 oldtype, newtype);
+}
+
+/* MPI_Type_create_resized, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resized_fn *tracer_real,
+                                                  const void *tracer_caller, MPI_Datatype oldtype,
+                                                  MPI_Aint lb, MPI_Aint extent,
+                                                  MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_create_resized_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_resized", (void **)&openmpi_real.MPI_Type_create_resized);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) &&
@@ -19905,18 +24254,34 @@ int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_delete_attr: mpi.h */
-int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
-  openmpi_MPI_Type_delete_attr_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_delete_attr, __ATOMIC_ACQUIRE);
+/* MPI_Type_create_resized: mpi.h */
+int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
+                            MPI_Datatype *newtype) {
+  openmpi_MPI_Type_create_resized_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_create_resized, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(oldtype, lb, extent, newtype);
+  }
+  return openmpi_traced_MPI_Type_create_resized(tracer_real, __builtin_return_address(0), oldtype,
+                                                lb, extent, newtype);
+}
+
+/* MPI_Type_delete_attr, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *tracer_real,
+                                               const void *tracer_caller, MPI_Datatype type,
+                                               int type_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_delete_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_delete_attr", (void **)&openmpi_real.MPI_Type_delete_attr);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) &&
@@ -19965,18 +24330,33 @@ int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_dup: mpi.h */
-int MPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype) {
-  openmpi_MPI_Type_dup_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_dup, __ATOMIC_ACQUIRE);
+/* MPI_Type_delete_attr: mpi.h */
+int MPI_Type_delete_attr(MPI_Datatype type, int type_keyval) {
+  openmpi_MPI_Type_delete_attr_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_delete_attr, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type, type_keyval);
+  }
+  return openmpi_traced_MPI_Type_delete_attr(tracer_real, __builtin_return_address(0), type,
+                                             type_keyval);
+}
+
+/* MPI_Type_dup, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Datatype type,
+                                       MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_dup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_dup", (void **)&openmpi_real.MPI_Type_dup);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) &&
@@ -20026,18 +24406,31 @@ int MPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_free: mpi.h */
-int MPI_Type_free(MPI_Datatype *type) {
-  openmpi_MPI_Type_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_free, __ATOMIC_ACQUIRE);
+/* MPI_Type_dup: mpi.h */
+int MPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype) {
+  openmpi_MPI_Type_dup_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_dup, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type, newtype);
+  }
+  return openmpi_traced_MPI_Type_dup(tracer_real, __builtin_return_address(0), type, newtype);
+}
+
+/* MPI_Type_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Datatype *type) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_free", (void **)&openmpi_real.MPI_Type_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) &&
@@ -20085,18 +24478,31 @@ int MPI_Type_free(MPI_Datatype *type) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_free_keyval: mpi.h */
-int MPI_Type_free_keyval(int *type_keyval) {
-  openmpi_MPI_Type_free_keyval_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_free_keyval, __ATOMIC_ACQUIRE);
+/* MPI_Type_free: mpi.h */
+int MPI_Type_free(MPI_Datatype *type) {
+  openmpi_MPI_Type_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type);
+  }
+  return openmpi_traced_MPI_Type_free(tracer_real, __builtin_return_address(0), type);
+}
+
+/* MPI_Type_free_keyval, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *tracer_real,
+                                               const void *tracer_caller, int *type_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_free_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_free_keyval", (void **)&openmpi_real.MPI_Type_free_keyval);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) &&
@@ -20144,18 +24550,32 @@ int MPI_Type_free_keyval(int *type_keyval) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_get_attr: mpi.h */
-int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag) {
-  openmpi_MPI_Type_get_attr_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_get_attr, __ATOMIC_ACQUIRE);
+/* MPI_Type_free_keyval: mpi.h */
+int MPI_Type_free_keyval(int *type_keyval) {
+  openmpi_MPI_Type_free_keyval_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_free_keyval, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type_keyval);
+  }
+  return openmpi_traced_MPI_Type_free_keyval(tracer_real, __builtin_return_address(0), type_keyval);
+}
+
+/* MPI_Type_get_attr, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Datatype type,
+                                            int type_keyval, void *attribute_val, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_attr", (void **)&openmpi_real.MPI_Type_get_attr);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) &&
@@ -20210,20 +24630,36 @@ int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, i
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_get_contents: mpi.h */
-int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses,
-                          int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
-                          MPI_Datatype array_of_datatypes[]) {
-  openmpi_MPI_Type_get_contents_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_get_contents, __ATOMIC_ACQUIRE);
+/* MPI_Type_get_attr: mpi.h */
+int MPI_Type_get_attr(MPI_Datatype type, int type_keyval, void *attribute_val, int *flag) {
+  openmpi_MPI_Type_get_attr_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_get_attr, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type, type_keyval, attribute_val, flag);
+  }
+  return openmpi_traced_MPI_Type_get_attr(tracer_real, __builtin_return_address(0), type,
+                                          type_keyval, attribute_val, flag);
+}
+
+/* MPI_Type_get_contents, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_get_contents(openmpi_MPI_Type_get_contents_fn *tracer_real,
+                                                const void *tracer_caller, MPI_Datatype mtype,
+                                                int max_integers, int max_addresses,
+                                                int max_datatypes, int array_of_integers[],
+                                                MPI_Aint array_of_addresses[],
+                                                MPI_Datatype array_of_datatypes[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_contents_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_contents", (void **)&openmpi_real.MPI_Type_get_contents);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mtype, max_integers, max_addresses, max_datatypes, array_of_integers,
                        array_of_addresses, array_of_datatypes);
   }
@@ -20288,19 +24724,39 @@ int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresse
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_get_envelope: mpi.h */
-int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses,
-                          int *num_datatypes, int *combiner) {
-  openmpi_MPI_Type_get_envelope_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_get_envelope, __ATOMIC_ACQUIRE);
+/* MPI_Type_get_contents: mpi.h */
+int MPI_Type_get_contents(MPI_Datatype mtype, int max_integers, int max_addresses,
+                          int max_datatypes, int array_of_integers[], MPI_Aint array_of_addresses[],
+                          MPI_Datatype array_of_datatypes[]) {
+  openmpi_MPI_Type_get_contents_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_get_contents, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(mtype, max_integers, max_addresses, max_datatypes, array_of_integers,
+                       array_of_addresses, array_of_datatypes);
+  }
+  return openmpi_traced_MPI_Type_get_contents(tracer_real, __builtin_return_address(0), mtype,
+                                              max_integers, max_addresses, max_datatypes,
+                                              array_of_integers, array_of_addresses,
+                                              array_of_datatypes);
+}
+
+/* MPI_Type_get_envelope, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_get_envelope(openmpi_MPI_Type_get_envelope_fn *tracer_real,
+                                                const void *tracer_caller, MPI_Datatype type,
+                                                int *num_integers, int *num_addresses,
+                                                int *num_datatypes, int *combiner) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_envelope_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_envelope", (void **)&openmpi_real.MPI_Type_get_envelope);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, num_integers, num_addresses, num_datatypes, combiner);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) &&
@@ -20361,18 +24817,34 @@ int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_address
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_get_extent: mpi.h */
-int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) {
-  openmpi_MPI_Type_get_extent_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_get_extent, __ATOMIC_ACQUIRE);
+/* MPI_Type_get_envelope: mpi.h */
+int MPI_Type_get_envelope(MPI_Datatype type, int *num_integers, int *num_addresses,
+                          int *num_datatypes, int *combiner) {
+  openmpi_MPI_Type_get_envelope_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_get_envelope, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type, num_integers, num_addresses, num_datatypes, combiner);
+  }
+  return openmpi_traced_MPI_Type_get_envelope(tracer_real, __builtin_return_address(0), type,
+                                              num_integers, num_addresses, num_datatypes, combiner);
+}
+
+/* MPI_Type_get_extent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tracer_real,
+                                              const void *tracer_caller, MPI_Datatype type,
+                                              MPI_Aint *lb, MPI_Aint *extent) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_extent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_extent", (void **)&openmpi_real.MPI_Type_get_extent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) &&
@@ -20425,18 +24897,33 @@ int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_get_extent_x: mpi.h */
-int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) {
-  openmpi_MPI_Type_get_extent_x_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_get_extent_x, __ATOMIC_ACQUIRE);
+/* MPI_Type_get_extent: mpi.h */
+int MPI_Type_get_extent(MPI_Datatype type, MPI_Aint *lb, MPI_Aint *extent) {
+  openmpi_MPI_Type_get_extent_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_get_extent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type, lb, extent);
+  }
+  return openmpi_traced_MPI_Type_get_extent(tracer_real, __builtin_return_address(0), type, lb,
+                                            extent);
+}
+
+/* MPI_Type_get_extent_x, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn *tracer_real,
+                                                const void *tracer_caller, MPI_Datatype type,
+                                                MPI_Count *lb, MPI_Count *extent) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_extent_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_extent_x", (void **)&openmpi_real.MPI_Type_get_extent_x);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) &&
@@ -20489,18 +24976,33 @@ int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_get_name: mpi.h */
-int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen) {
-  openmpi_MPI_Type_get_name_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_get_name, __ATOMIC_ACQUIRE);
+/* MPI_Type_get_extent_x: mpi.h */
+int MPI_Type_get_extent_x(MPI_Datatype type, MPI_Count *lb, MPI_Count *extent) {
+  openmpi_MPI_Type_get_extent_x_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_get_extent_x, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type, lb, extent);
+  }
+  return openmpi_traced_MPI_Type_get_extent_x(tracer_real, __builtin_return_address(0), type, lb,
+                                              extent);
+}
+
+/* MPI_Type_get_name, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Datatype type,
+                                            char *type_name, int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_name", (void **)&openmpi_real.MPI_Type_get_name);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) &&
@@ -20554,18 +25056,33 @@ int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_get_true_extent: mpi.h */
-int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) {
-  openmpi_MPI_Type_get_true_extent_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_get_true_extent, __ATOMIC_ACQUIRE);
+/* MPI_Type_get_name: mpi.h */
+int MPI_Type_get_name(MPI_Datatype type, char *type_name, int *resultlen) {
+  openmpi_MPI_Type_get_name_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_get_name, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type, type_name, resultlen);
+  }
+  return openmpi_traced_MPI_Type_get_name(tracer_real, __builtin_return_address(0), type, type_name,
+                                          resultlen);
+}
+
+/* MPI_Type_get_true_extent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_extent_fn *tracer_real,
+                                                   const void *tracer_caller, MPI_Datatype datatype,
+                                                   MPI_Aint *true_lb, MPI_Aint *true_extent) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_true_extent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_true_extent", (void **)&openmpi_real.MPI_Type_get_true_extent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) &&
@@ -20619,18 +25136,34 @@ int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_get_true_extent_x: mpi.h */
-int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) {
-  openmpi_MPI_Type_get_true_extent_x_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_get_true_extent_x, __ATOMIC_ACQUIRE);
+/* MPI_Type_get_true_extent: mpi.h */
+int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent) {
+  openmpi_MPI_Type_get_true_extent_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_get_true_extent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(datatype, true_lb, true_extent);
+  }
+  return openmpi_traced_MPI_Type_get_true_extent(tracer_real, __builtin_return_address(0), datatype,
+                                                 true_lb, true_extent);
+}
+
+/* MPI_Type_get_true_extent_x, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_extent_x_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     MPI_Datatype datatype, MPI_Count *true_lb,
+                                                     MPI_Count *true_extent) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_get_true_extent_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_true_extent_x", (void **)&openmpi_real.MPI_Type_get_true_extent_x);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) &&
@@ -20684,20 +25217,35 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Co
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_indexed: mpi.h */
-int MPI_Type_indexed(int count, const int array_of_blocklengths[],
-                     const int array_of_displacements[], MPI_Datatype oldtype,
-                     MPI_Datatype *newtype) {
-  openmpi_MPI_Type_indexed_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_indexed, __ATOMIC_ACQUIRE);
+/* MPI_Type_get_true_extent_x: mpi.h */
+int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent) {
+  openmpi_MPI_Type_get_true_extent_x_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_get_true_extent_x, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(datatype, true_lb, true_extent);
+  }
+  return openmpi_traced_MPI_Type_get_true_extent_x(tracer_real, __builtin_return_address(0),
+                                                   datatype, true_lb, true_extent);
+}
+
+/* MPI_Type_indexed, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_real,
+                                           const void *tracer_caller, int count,
+                                           const int array_of_blocklengths[],
+                                           const int array_of_displacements[], MPI_Datatype oldtype,
+                                           MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_indexed_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_indexed", (void **)&openmpi_real.MPI_Type_indexed);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) &&
@@ -20756,18 +25304,36 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_match_size: mpi.h */
-int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
-  openmpi_MPI_Type_match_size_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_match_size, __ATOMIC_ACQUIRE);
+/* MPI_Type_indexed: mpi.h */
+int MPI_Type_indexed(int count, const int array_of_blocklengths[],
+                     const int array_of_displacements[], MPI_Datatype oldtype,
+                     MPI_Datatype *newtype) {
+  openmpi_MPI_Type_indexed_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_indexed, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
+  }
+  return openmpi_traced_MPI_Type_indexed(tracer_real, __builtin_return_address(0), count,
+                                         array_of_blocklengths, array_of_displacements, oldtype,
+                                         newtype);
+}
+
+/* MPI_Type_match_size, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tracer_real,
+                                              const void *tracer_caller, int typeclass, int size,
+                                              MPI_Datatype *type) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_match_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_match_size", (void **)&openmpi_real.MPI_Type_match_size);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(typeclass, size, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) &&
@@ -20819,18 +25385,33 @@ int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_set_attr: mpi.h */
-int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
-  openmpi_MPI_Type_set_attr_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_set_attr, __ATOMIC_ACQUIRE);
+/* MPI_Type_match_size: mpi.h */
+int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *type) {
+  openmpi_MPI_Type_match_size_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_match_size, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(typeclass, size, type);
+  }
+  return openmpi_traced_MPI_Type_match_size(tracer_real, __builtin_return_address(0), typeclass,
+                                            size, type);
+}
+
+/* MPI_Type_set_attr, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Datatype type,
+                                            int type_keyval, void *attr_val) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_set_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_set_attr", (void **)&openmpi_real.MPI_Type_set_attr);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval, attr_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) &&
@@ -20882,18 +25463,33 @@ int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_set_name: mpi.h */
-int MPI_Type_set_name(MPI_Datatype type, const char *type_name) {
-  openmpi_MPI_Type_set_name_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_set_name, __ATOMIC_ACQUIRE);
+/* MPI_Type_set_attr: mpi.h */
+int MPI_Type_set_attr(MPI_Datatype type, int type_keyval, void *attr_val) {
+  openmpi_MPI_Type_set_attr_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_set_attr, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type, type_keyval, attr_val);
+  }
+  return openmpi_traced_MPI_Type_set_attr(tracer_real, __builtin_return_address(0), type,
+                                          type_keyval, attr_val);
+}
+
+/* MPI_Type_set_name, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Datatype type,
+                                            const char *type_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_set_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_set_name", (void **)&openmpi_real.MPI_Type_set_name);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) &&
@@ -20942,18 +25538,31 @@ int MPI_Type_set_name(MPI_Datatype type, const char *type_name) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_size: mpi.h */
-int MPI_Type_size(MPI_Datatype type, int *size) {
-  openmpi_MPI_Type_size_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_size, __ATOMIC_ACQUIRE);
+/* MPI_Type_set_name: mpi.h */
+int MPI_Type_set_name(MPI_Datatype type, const char *type_name) {
+  openmpi_MPI_Type_set_name_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_set_name, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type, type_name);
+  }
+  return openmpi_traced_MPI_Type_set_name(tracer_real, __builtin_return_address(0), type, type_name);
+}
+
+/* MPI_Type_size, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Datatype type, int *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_size", (void **)&openmpi_real.MPI_Type_size);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) &&
@@ -21003,18 +25612,32 @@ int MPI_Type_size(MPI_Datatype type, int *size) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_size_x: mpi.h */
-int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
-  openmpi_MPI_Type_size_x_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_size_x, __ATOMIC_ACQUIRE);
+/* MPI_Type_size: mpi.h */
+int MPI_Type_size(MPI_Datatype type, int *size) {
+  openmpi_MPI_Type_size_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_size, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type, size);
+  }
+  return openmpi_traced_MPI_Type_size(tracer_real, __builtin_return_address(0), type, size);
+}
+
+/* MPI_Type_size_x, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_real,
+                                          const void *tracer_caller, MPI_Datatype type,
+                                          MPI_Count *size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_size_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_size_x", (void **)&openmpi_real.MPI_Type_size_x);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) &&
@@ -21064,19 +25687,32 @@ int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Type_vector: mpi.h */
-int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
-                    MPI_Datatype *newtype) {
-  openmpi_MPI_Type_vector_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Type_vector, __ATOMIC_ACQUIRE);
+/* MPI_Type_size_x: mpi.h */
+int MPI_Type_size_x(MPI_Datatype type, MPI_Count *size) {
+  openmpi_MPI_Type_size_x_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_size_x, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(type, size);
+  }
+  return openmpi_traced_MPI_Type_size_x(tracer_real, __builtin_return_address(0), type, size);
+}
+
+/* MPI_Type_vector, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_real,
+                                          const void *tracer_caller, int count, int blocklength,
+                                          int stride, MPI_Datatype oldtype, MPI_Datatype *newtype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Type_vector_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_vector", (void **)&openmpi_real.MPI_Type_vector);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) &&
@@ -21134,19 +25770,34 @@ int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype
   return tracer_args.tracer_result;
 }
 
-/* MPI_Unpack: mpi.h */
-int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
-               MPI_Datatype datatype, MPI_Comm comm) {
-  openmpi_MPI_Unpack_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Unpack, __ATOMIC_ACQUIRE);
+/* MPI_Type_vector: mpi.h */
+int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
+                    MPI_Datatype *newtype) {
+  openmpi_MPI_Type_vector_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Type_vector, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, blocklength, stride, oldtype, newtype);
+  }
+  return openmpi_traced_MPI_Type_vector(tracer_real, __builtin_return_address(0), count,
+                                        blocklength, stride, oldtype, newtype);
+}
+
+/* MPI_Unpack, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const void *tracer_caller,
+                                     const void *inbuf, int insize, int *position, void *outbuf,
+                                     int outcount, MPI_Datatype datatype, MPI_Comm comm) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Unpack_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Unpack", (void **)&openmpi_real.MPI_Unpack);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) &&
@@ -21209,18 +25860,34 @@ int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int o
   return tracer_args.tracer_result;
 }
 
-/* MPI_Unpublish_name: mpi.h */
-int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) {
-  openmpi_MPI_Unpublish_name_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Unpublish_name, __ATOMIC_ACQUIRE);
+/* MPI_Unpack: mpi.h */
+int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+               MPI_Datatype datatype, MPI_Comm comm) {
+  openmpi_MPI_Unpack_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Unpack, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
+  }
+  return openmpi_traced_MPI_Unpack(tracer_real, __builtin_return_address(0), inbuf, insize,
+                                   position, outbuf, outcount, datatype, comm);
+}
+
+/* MPI_Unpublish_name, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *tracer_real,
+                                             const void *tracer_caller, const char *service_name,
+                                             MPI_Info info, const char *port_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Unpublish_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Unpublish_name", (void **)&openmpi_real.MPI_Unpublish_name);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) &&
@@ -21272,19 +25939,35 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port
   return tracer_args.tracer_result;
 }
 
-/* MPI_Unpack_external: mpi.h */
-int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
-                        MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
-  openmpi_MPI_Unpack_external_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Unpack_external, __ATOMIC_ACQUIRE);
+/* MPI_Unpublish_name: mpi.h */
+int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port_name) {
+  openmpi_MPI_Unpublish_name_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Unpublish_name, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(service_name, info, port_name);
+  }
+  return openmpi_traced_MPI_Unpublish_name(tracer_real, __builtin_return_address(0), service_name,
+                                           info, port_name);
+}
+
+/* MPI_Unpack_external, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tracer_real,
+                                              const void *tracer_caller, const char datarep[],
+                                              const void *inbuf, MPI_Aint insize,
+                                              MPI_Aint *position, void *outbuf, int outcount,
+                                              MPI_Datatype datatype) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Unpack_external_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Unpack_external", (void **)&openmpi_real.MPI_Unpack_external);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) &&
@@ -21347,18 +26030,35 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
   return tracer_args.tracer_result;
 }
 
-/* MPI_Waitall: mpi.h */
-int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses) {
-  openmpi_MPI_Waitall_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Waitall, __ATOMIC_ACQUIRE);
+/* MPI_Unpack_external: mpi.h */
+int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize,
+                        MPI_Aint *position, void *outbuf, int outcount, MPI_Datatype datatype) {
+  openmpi_MPI_Unpack_external_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Unpack_external, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
+  }
+  return openmpi_traced_MPI_Unpack_external(tracer_real, __builtin_return_address(0), datarep,
+                                            inbuf, insize, position, outbuf, outcount, datatype);
+}
+
+/* MPI_Waitall, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Waitall(openmpi_MPI_Waitall_fn *tracer_real,
+                                      const void *tracer_caller, int count,
+                                      MPI_Request array_of_requests[],
+                                      MPI_Status *array_of_statuses) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Waitall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Waitall", (void **)&openmpi_real.MPI_Waitall);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, array_of_statuses);
   }
   openmpi_depth++;
@@ -21394,18 +26094,34 @@ int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of
   return tracer_args.tracer_result;
 }
 
-/* MPI_Waitany: mpi.h */
-int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status) {
-  openmpi_MPI_Waitany_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Waitany, __ATOMIC_ACQUIRE);
+/* MPI_Waitall: mpi.h */
+int MPI_Waitall(int count, MPI_Request array_of_requests[], MPI_Status *array_of_statuses) {
+  openmpi_MPI_Waitall_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Waitall, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, array_of_requests, array_of_statuses);
+  }
+  return openmpi_traced_MPI_Waitall(tracer_real, __builtin_return_address(0), count,
+                                    array_of_requests, array_of_statuses);
+}
+
+/* MPI_Waitany, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Waitany(openmpi_MPI_Waitany_fn *tracer_real,
+                                      const void *tracer_caller, int count,
+                                      MPI_Request array_of_requests[], int *index,
+                                      MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Waitany_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Waitany", (void **)&openmpi_real.MPI_Waitany);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, index, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) &&
@@ -21461,18 +26177,32 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
   return tracer_args.tracer_result;
 }
 
-/* MPI_Wait: mpi.h */
-int MPI_Wait(MPI_Request *request, MPI_Status *status) {
-  openmpi_MPI_Wait_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Wait, __ATOMIC_ACQUIRE);
+/* MPI_Waitany: mpi.h */
+int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Status *status) {
+  openmpi_MPI_Waitany_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Waitany, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(count, array_of_requests, index, status);
+  }
+  return openmpi_traced_MPI_Waitany(tracer_real, __builtin_return_address(0), count,
+                                    array_of_requests, index, status);
+}
+
+/* MPI_Wait, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn *tracer_real, const void *tracer_caller,
+                                   MPI_Request *request, MPI_Status *status) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Wait_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Wait", (void **)&openmpi_real.MPI_Wait);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, status);
   }
   openmpi_depth++;
@@ -21507,19 +26237,33 @@ int MPI_Wait(MPI_Request *request, MPI_Status *status) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Waitsome: mpi.h */
-int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
-                 int array_of_indices[], MPI_Status array_of_statuses[]) {
-  openmpi_MPI_Waitsome_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Waitsome, __ATOMIC_ACQUIRE);
+/* MPI_Wait: mpi.h */
+int MPI_Wait(MPI_Request *request, MPI_Status *status) {
+  openmpi_MPI_Wait_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Wait, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(request, status);
+  }
+  return openmpi_traced_MPI_Wait(tracer_real, __builtin_return_address(0), request, status);
+}
+
+/* MPI_Waitsome, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real,
+                                       const void *tracer_caller, int incount,
+                                       MPI_Request array_of_requests[], int *outcount,
+                                       int array_of_indices[], MPI_Status array_of_statuses[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Waitsome_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Waitsome", (void **)&openmpi_real.MPI_Waitsome);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) &&
@@ -21579,19 +26323,36 @@ int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_allocate: mpi.h */
-int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                     MPI_Win *win) {
-  openmpi_MPI_Win_allocate_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_allocate, __ATOMIC_ACQUIRE);
+/* MPI_Waitsome: mpi.h */
+int MPI_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount,
+                 int array_of_indices[], MPI_Status array_of_statuses[]) {
+  openmpi_MPI_Waitsome_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Waitsome, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
+  }
+  return openmpi_traced_MPI_Waitsome(tracer_real, __builtin_return_address(0), incount,
+                                     array_of_requests, outcount, array_of_indices,
+                                     array_of_statuses);
+}
+
+/* MPI_Win_allocate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_real,
+                                           const void *tracer_caller, MPI_Aint size, int disp_unit,
+                                           MPI_Info info, MPI_Comm comm, void *baseptr,
+                                           MPI_Win *win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_allocate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_allocate", (void **)&openmpi_real.MPI_Win_allocate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) &&
@@ -21650,19 +26411,35 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_allocate_shared: mpi.h */
-int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                            void *baseptr, MPI_Win *win) {
-  openmpi_MPI_Win_allocate_shared_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_allocate_shared, __ATOMIC_ACQUIRE);
+/* MPI_Win_allocate: mpi.h */
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                     MPI_Win *win) {
+  openmpi_MPI_Win_allocate_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_allocate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(size, disp_unit, info, comm, baseptr, win);
+  }
+  return openmpi_traced_MPI_Win_allocate(tracer_real, __builtin_return_address(0), size, disp_unit,
+                                         info, comm, baseptr, win);
+}
+
+/* MPI_Win_allocate_shared, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_shared_fn *tracer_real,
+                                                  const void *tracer_caller, MPI_Aint size,
+                                                  int disp_unit, MPI_Info info, MPI_Comm comm,
+                                                  void *baseptr, MPI_Win *win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_allocate_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_allocate_shared", (void **)&openmpi_real.MPI_Win_allocate_shared);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) &&
@@ -21721,18 +26498,34 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_attach: mpi.h */
-int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
-  openmpi_MPI_Win_attach_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_attach, __ATOMIC_ACQUIRE);
+/* MPI_Win_allocate_shared: mpi.h */
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                            void *baseptr, MPI_Win *win) {
+  openmpi_MPI_Win_allocate_shared_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_allocate_shared, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(size, disp_unit, info, comm, baseptr, win);
+  }
+  return openmpi_traced_MPI_Win_allocate_shared(tracer_real, __builtin_return_address(0), size,
+                                                disp_unit, info, comm, baseptr, win);
+}
+
+/* MPI_Win_attach, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real,
+                                         const void *tracer_caller, MPI_Win win, void *base,
+                                         MPI_Aint size) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_attach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_attach", (void **)&openmpi_real.MPI_Win_attach);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, base, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) &&
@@ -21783,18 +26576,32 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_call_errhandler: mpi.h */
-int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
-  openmpi_MPI_Win_call_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_call_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_Win_attach: mpi.h */
+int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
+  openmpi_MPI_Win_attach_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_attach, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, base, size);
+  }
+  return openmpi_traced_MPI_Win_attach(tracer_real, __builtin_return_address(0), win, base, size);
+}
+
+/* MPI_Win_call_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandler_fn *tracer_real,
+                                                  const void *tracer_caller, MPI_Win win,
+                                                  int errorcode) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_call_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_call_errhandler", (void **)&openmpi_real.MPI_Win_call_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) &&
@@ -21843,18 +26650,32 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_complete: mpi.h */
-int MPI_Win_complete(MPI_Win win) {
-  openmpi_MPI_Win_complete_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_complete, __ATOMIC_ACQUIRE);
+/* MPI_Win_call_errhandler: mpi.h */
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
+  openmpi_MPI_Win_call_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_call_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, errorcode);
+  }
+  return openmpi_traced_MPI_Win_call_errhandler(tracer_real, __builtin_return_address(0), win,
+                                                errorcode);
+}
+
+/* MPI_Win_complete, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_real,
+                                           const void *tracer_caller, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_complete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_complete", (void **)&openmpi_real.MPI_Win_complete);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) &&
@@ -21901,19 +26722,32 @@ int MPI_Win_complete(MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_create: mpi.h */
-int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
-                   MPI_Win *win) {
-  openmpi_MPI_Win_create_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_create, __ATOMIC_ACQUIRE);
+/* MPI_Win_complete: mpi.h */
+int MPI_Win_complete(MPI_Win win) {
+  openmpi_MPI_Win_complete_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_complete, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win);
+  }
+  return openmpi_traced_MPI_Win_complete(tracer_real, __builtin_return_address(0), win);
+}
+
+/* MPI_Win_create, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real,
+                                         const void *tracer_caller, void *base, MPI_Aint size,
+                                         int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create", (void **)&openmpi_real.MPI_Win_create);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) &&
@@ -21972,18 +26806,34 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_create_dynamic: mpi.h */
-int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
-  openmpi_MPI_Win_create_dynamic_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_create_dynamic, __ATOMIC_ACQUIRE);
+/* MPI_Win_create: mpi.h */
+int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
+                   MPI_Win *win) {
+  openmpi_MPI_Win_create_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_create, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(base, size, disp_unit, info, comm, win);
+  }
+  return openmpi_traced_MPI_Win_create(tracer_real, __builtin_return_address(0), base, size,
+                                       disp_unit, info, comm, win);
+}
+
+/* MPI_Win_create_dynamic, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_Info info,
+                                                 MPI_Comm comm, MPI_Win *win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_create_dynamic_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create_dynamic", (void **)&openmpi_real.MPI_Win_create_dynamic);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) &&
@@ -22035,18 +26885,34 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_create_errhandler: mpi.h */
-int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler) {
-  openmpi_MPI_Win_create_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_create_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_Win_create_dynamic: mpi.h */
+int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
+  openmpi_MPI_Win_create_dynamic_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_create_dynamic, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(info, comm, win);
+  }
+  return openmpi_traced_MPI_Win_create_dynamic(tracer_real, __builtin_return_address(0), info, comm,
+                                               win);
+}
+
+/* MPI_Win_create_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_create_errhandler(openmpi_MPI_Win_create_errhandler_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    MPI_Win_errhandler_function *function,
+                                                    MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_create_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create_errhandler", (void **)&openmpi_real.MPI_Win_create_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) &&
@@ -22096,20 +26962,35 @@ int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhand
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_create_keyval: mpi.h */
-int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
-                          MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
-                          void *extra_state) {
-  openmpi_MPI_Win_create_keyval_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_create_keyval, __ATOMIC_ACQUIRE);
+/* MPI_Win_create_errhandler: mpi.h */
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *function, MPI_Errhandler *errhandler) {
+  openmpi_MPI_Win_create_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_create_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(function, errhandler);
+  }
+  return openmpi_traced_MPI_Win_create_errhandler(tracer_real, __builtin_return_address(0),
+                                                  function, errhandler);
+}
+
+/* MPI_Win_create_keyval, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_create_keyval(openmpi_MPI_Win_create_keyval_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                MPI_Win_copy_attr_function *win_copy_attr_fn,
+                                                MPI_Win_delete_attr_function *win_delete_attr_fn,
+                                                int *win_keyval, void *extra_state) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_create_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create_keyval", (void **)&openmpi_real.MPI_Win_create_keyval);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) &&
@@ -22165,18 +27046,36 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_delete_attr: mpi.h */
-int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
-  openmpi_MPI_Win_delete_attr_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_delete_attr, __ATOMIC_ACQUIRE);
+/* MPI_Win_create_keyval: mpi.h */
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
+                          MPI_Win_delete_attr_function *win_delete_attr_fn, int *win_keyval,
+                          void *extra_state) {
+  openmpi_MPI_Win_create_keyval_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_create_keyval, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
+  }
+  return openmpi_traced_MPI_Win_create_keyval(tracer_real, __builtin_return_address(0),
+                                              win_copy_attr_fn, win_delete_attr_fn, win_keyval,
+                                              extra_state);
+}
+
+/* MPI_Win_delete_attr, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tracer_real,
+                                              const void *tracer_caller, MPI_Win win,
+                                              int win_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_delete_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_delete_attr", (void **)&openmpi_real.MPI_Win_delete_attr);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) &&
@@ -22225,18 +27124,32 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_detach: mpi.h */
-int MPI_Win_detach(MPI_Win win, const void *base) {
-  openmpi_MPI_Win_detach_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_detach, __ATOMIC_ACQUIRE);
+/* MPI_Win_delete_attr: mpi.h */
+int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
+  openmpi_MPI_Win_delete_attr_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_delete_attr, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, win_keyval);
+  }
+  return openmpi_traced_MPI_Win_delete_attr(tracer_real, __builtin_return_address(0), win,
+                                            win_keyval);
+}
+
+/* MPI_Win_detach, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real,
+                                         const void *tracer_caller, MPI_Win win, const void *base) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_detach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_detach", (void **)&openmpi_real.MPI_Win_detach);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) &&
@@ -22285,18 +27198,31 @@ int MPI_Win_detach(MPI_Win win, const void *base) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_fence: mpi.h */
-int MPI_Win_fence(int assert, MPI_Win win) {
-  openmpi_MPI_Win_fence_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_fence, __ATOMIC_ACQUIRE);
+/* MPI_Win_detach: mpi.h */
+int MPI_Win_detach(MPI_Win win, const void *base) {
+  openmpi_MPI_Win_detach_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_detach, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, base);
+  }
+  return openmpi_traced_MPI_Win_detach(tracer_real, __builtin_return_address(0), win, base);
+}
+
+/* MPI_Win_fence, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real,
+                                        const void *tracer_caller, int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_fence_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_fence", (void **)&openmpi_real.MPI_Win_fence);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) &&
@@ -22345,18 +27271,31 @@ int MPI_Win_fence(int assert, MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_flush: mpi.h */
-int MPI_Win_flush(int rank, MPI_Win win) {
-  openmpi_MPI_Win_flush_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_flush, __ATOMIC_ACQUIRE);
+/* MPI_Win_fence: mpi.h */
+int MPI_Win_fence(int assert, MPI_Win win) {
+  openmpi_MPI_Win_fence_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_fence, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(assert, win);
+  }
+  return openmpi_traced_MPI_Win_fence(tracer_real, __builtin_return_address(0), assert, win);
+}
+
+/* MPI_Win_flush, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real,
+                                        const void *tracer_caller, int rank, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_flush_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush", (void **)&openmpi_real.MPI_Win_flush);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) &&
@@ -22405,18 +27344,31 @@ int MPI_Win_flush(int rank, MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_flush_all: mpi.h */
-int MPI_Win_flush_all(MPI_Win win) {
-  openmpi_MPI_Win_flush_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_flush_all, __ATOMIC_ACQUIRE);
+/* MPI_Win_flush: mpi.h */
+int MPI_Win_flush(int rank, MPI_Win win) {
+  openmpi_MPI_Win_flush_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_flush, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(rank, win);
+  }
+  return openmpi_traced_MPI_Win_flush(tracer_real, __builtin_return_address(0), rank, win);
+}
+
+/* MPI_Win_flush_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_flush_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush_all", (void **)&openmpi_real.MPI_Win_flush_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) &&
@@ -22463,18 +27415,31 @@ int MPI_Win_flush_all(MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_flush_local: mpi.h */
-int MPI_Win_flush_local(int rank, MPI_Win win) {
-  openmpi_MPI_Win_flush_local_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_flush_local, __ATOMIC_ACQUIRE);
+/* MPI_Win_flush_all: mpi.h */
+int MPI_Win_flush_all(MPI_Win win) {
+  openmpi_MPI_Win_flush_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_flush_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win);
+  }
+  return openmpi_traced_MPI_Win_flush_all(tracer_real, __builtin_return_address(0), win);
+}
+
+/* MPI_Win_flush_local, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tracer_real,
+                                              const void *tracer_caller, int rank, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_flush_local_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush_local", (void **)&openmpi_real.MPI_Win_flush_local);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) &&
@@ -22523,18 +27488,31 @@ int MPI_Win_flush_local(int rank, MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_flush_local_all: mpi.h */
-int MPI_Win_flush_local_all(MPI_Win win) {
-  openmpi_MPI_Win_flush_local_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_flush_local_all, __ATOMIC_ACQUIRE);
+/* MPI_Win_flush_local: mpi.h */
+int MPI_Win_flush_local(int rank, MPI_Win win) {
+  openmpi_MPI_Win_flush_local_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_flush_local, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(rank, win);
+  }
+  return openmpi_traced_MPI_Win_flush_local(tracer_real, __builtin_return_address(0), rank, win);
+}
+
+/* MPI_Win_flush_local_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_all_fn *tracer_real,
+                                                  const void *tracer_caller, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_flush_local_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush_local_all", (void **)&openmpi_real.MPI_Win_flush_local_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) &&
@@ -22581,18 +27559,31 @@ int MPI_Win_flush_local_all(MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_free: mpi.h */
-int MPI_Win_free(MPI_Win *win) {
-  openmpi_MPI_Win_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_free, __ATOMIC_ACQUIRE);
+/* MPI_Win_flush_local_all: mpi.h */
+int MPI_Win_flush_local_all(MPI_Win win) {
+  openmpi_MPI_Win_flush_local_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_flush_local_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win);
+  }
+  return openmpi_traced_MPI_Win_flush_local_all(tracer_real, __builtin_return_address(0), win);
+}
+
+/* MPI_Win_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Win *win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_free", (void **)&openmpi_real.MPI_Win_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) &&
@@ -22640,18 +27631,31 @@ int MPI_Win_free(MPI_Win *win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_free_keyval: mpi.h */
-int MPI_Win_free_keyval(int *win_keyval) {
-  openmpi_MPI_Win_free_keyval_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_free_keyval, __ATOMIC_ACQUIRE);
+/* MPI_Win_free: mpi.h */
+int MPI_Win_free(MPI_Win *win) {
+  openmpi_MPI_Win_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win);
+  }
+  return openmpi_traced_MPI_Win_free(tracer_real, __builtin_return_address(0), win);
+}
+
+/* MPI_Win_free_keyval, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tracer_real,
+                                              const void *tracer_caller, int *win_keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_free_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_free_keyval", (void **)&openmpi_real.MPI_Win_free_keyval);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) &&
@@ -22699,18 +27703,32 @@ int MPI_Win_free_keyval(int *win_keyval) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_get_attr: mpi.h */
-int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag) {
-  openmpi_MPI_Win_get_attr_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_get_attr, __ATOMIC_ACQUIRE);
+/* MPI_Win_free_keyval: mpi.h */
+int MPI_Win_free_keyval(int *win_keyval) {
+  openmpi_MPI_Win_free_keyval_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_free_keyval, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win_keyval);
+  }
+  return openmpi_traced_MPI_Win_free_keyval(tracer_real, __builtin_return_address(0), win_keyval);
+}
+
+/* MPI_Win_get_attr, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_real,
+                                           const void *tracer_caller, MPI_Win win, int win_keyval,
+                                           void *attribute_val, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_get_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_attr", (void **)&openmpi_real.MPI_Win_get_attr);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) &&
@@ -22765,18 +27783,33 @@ int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_get_errhandler: mpi.h */
-int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
-  openmpi_MPI_Win_get_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_get_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_Win_get_attr: mpi.h */
+int MPI_Win_get_attr(MPI_Win win, int win_keyval, void *attribute_val, int *flag) {
+  openmpi_MPI_Win_get_attr_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_get_attr, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, win_keyval, attribute_val, flag);
+  }
+  return openmpi_traced_MPI_Win_get_attr(tracer_real, __builtin_return_address(0), win, win_keyval,
+                                         attribute_val, flag);
+}
+
+/* MPI_Win_get_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_Win win,
+                                                 MPI_Errhandler *errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_get_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_errhandler", (void **)&openmpi_real.MPI_Win_get_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) &&
@@ -22826,18 +27859,33 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_get_group: mpi.h */
-int MPI_Win_get_group(MPI_Win win, MPI_Group *group) {
-  openmpi_MPI_Win_get_group_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_get_group, __ATOMIC_ACQUIRE);
+/* MPI_Win_get_errhandler: mpi.h */
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler) {
+  openmpi_MPI_Win_get_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_get_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, errhandler);
+  }
+  return openmpi_traced_MPI_Win_get_errhandler(tracer_real, __builtin_return_address(0), win,
+                                               errhandler);
+}
+
+/* MPI_Win_get_group, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Win win,
+                                            MPI_Group *group) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_get_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_group", (void **)&openmpi_real.MPI_Win_get_group);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) &&
@@ -22887,18 +27935,32 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group *group) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_get_info: mpi.h */
-int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
-  openmpi_MPI_Win_get_info_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_get_info, __ATOMIC_ACQUIRE);
+/* MPI_Win_get_group: mpi.h */
+int MPI_Win_get_group(MPI_Win win, MPI_Group *group) {
+  openmpi_MPI_Win_get_group_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_get_group, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, group);
+  }
+  return openmpi_traced_MPI_Win_get_group(tracer_real, __builtin_return_address(0), win, group);
+}
+
+/* MPI_Win_get_info, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_real,
+                                           const void *tracer_caller, MPI_Win win,
+                                           MPI_Info *info_used) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_info", (void **)&openmpi_real.MPI_Win_get_info);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) &&
@@ -22948,18 +28010,32 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_get_name: mpi.h */
-int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
-  openmpi_MPI_Win_get_name_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_get_name, __ATOMIC_ACQUIRE);
+/* MPI_Win_get_info: mpi.h */
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used) {
+  openmpi_MPI_Win_get_info_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_get_info, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, info_used);
+  }
+  return openmpi_traced_MPI_Win_get_info(tracer_real, __builtin_return_address(0), win, info_used);
+}
+
+/* MPI_Win_get_name, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_real,
+                                           const void *tracer_caller, MPI_Win win, char *win_name,
+                                           int *resultlen) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_get_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_name", (void **)&openmpi_real.MPI_Win_get_name);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) &&
@@ -23013,18 +28089,33 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_lock: mpi.h */
-int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
-  openmpi_MPI_Win_lock_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_lock, __ATOMIC_ACQUIRE);
+/* MPI_Win_get_name: mpi.h */
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
+  openmpi_MPI_Win_get_name_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_get_name, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, win_name, resultlen);
+  }
+  return openmpi_traced_MPI_Win_get_name(tracer_real, __builtin_return_address(0), win, win_name,
+                                         resultlen);
+}
+
+/* MPI_Win_lock, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real,
+                                       const void *tracer_caller, int lock_type, int rank,
+                                       int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_lock_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_lock", (void **)&openmpi_real.MPI_Win_lock);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(lock_type, rank, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) &&
@@ -23078,18 +28169,32 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_lock_all: mpi.h */
-int MPI_Win_lock_all(int assert, MPI_Win win) {
-  openmpi_MPI_Win_lock_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_lock_all, __ATOMIC_ACQUIRE);
+/* MPI_Win_lock: mpi.h */
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
+  openmpi_MPI_Win_lock_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_lock, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(lock_type, rank, assert, win);
+  }
+  return openmpi_traced_MPI_Win_lock(tracer_real, __builtin_return_address(0), lock_type, rank,
+                                     assert, win);
+}
+
+/* MPI_Win_lock_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_real,
+                                           const void *tracer_caller, int assert, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_lock_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_lock_all", (void **)&openmpi_real.MPI_Win_lock_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) &&
@@ -23138,18 +28243,32 @@ int MPI_Win_lock_all(int assert, MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_post: mpi.h */
-int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
-  openmpi_MPI_Win_post_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_post, __ATOMIC_ACQUIRE);
+/* MPI_Win_lock_all: mpi.h */
+int MPI_Win_lock_all(int assert, MPI_Win win) {
+  openmpi_MPI_Win_lock_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_lock_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(assert, win);
+  }
+  return openmpi_traced_MPI_Win_lock_all(tracer_real, __builtin_return_address(0), assert, win);
+}
+
+/* MPI_Win_post, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Group group, int assert,
+                                       MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_post_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_post", (void **)&openmpi_real.MPI_Win_post);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) &&
@@ -23200,18 +28319,32 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_set_attr: mpi.h */
-int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) {
-  openmpi_MPI_Win_set_attr_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_set_attr, __ATOMIC_ACQUIRE);
+/* MPI_Win_post: mpi.h */
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
+  openmpi_MPI_Win_post_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_post, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group, assert, win);
+  }
+  return openmpi_traced_MPI_Win_post(tracer_real, __builtin_return_address(0), group, assert, win);
+}
+
+/* MPI_Win_set_attr, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_real,
+                                           const void *tracer_caller, MPI_Win win, int win_keyval,
+                                           void *attribute_val) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_set_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_attr", (void **)&openmpi_real.MPI_Win_set_attr);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) &&
@@ -23263,18 +28396,33 @@ int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_set_errhandler: mpi.h */
-int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
-  openmpi_MPI_Win_set_errhandler_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_set_errhandler, __ATOMIC_ACQUIRE);
+/* MPI_Win_set_attr: mpi.h */
+int MPI_Win_set_attr(MPI_Win win, int win_keyval, void *attribute_val) {
+  openmpi_MPI_Win_set_attr_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_set_attr, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, win_keyval, attribute_val);
+  }
+  return openmpi_traced_MPI_Win_set_attr(tracer_real, __builtin_return_address(0), win, win_keyval,
+                                         attribute_val);
+}
+
+/* MPI_Win_set_errhandler, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_fn *tracer_real,
+                                                 const void *tracer_caller, MPI_Win win,
+                                                 MPI_Errhandler errhandler) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_set_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_errhandler", (void **)&openmpi_real.MPI_Win_set_errhandler);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) &&
@@ -23323,18 +28471,32 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_set_info: mpi.h */
-int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
-  openmpi_MPI_Win_set_info_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_set_info, __ATOMIC_ACQUIRE);
+/* MPI_Win_set_errhandler: mpi.h */
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
+  openmpi_MPI_Win_set_errhandler_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_set_errhandler, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, errhandler);
+  }
+  return openmpi_traced_MPI_Win_set_errhandler(tracer_real, __builtin_return_address(0), win,
+                                               errhandler);
+}
+
+/* MPI_Win_set_info, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_real,
+                                           const void *tracer_caller, MPI_Win win, MPI_Info info) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_set_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_info", (void **)&openmpi_real.MPI_Win_set_info);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) &&
@@ -23383,18 +28545,32 @@ int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_set_name: mpi.h */
-int MPI_Win_set_name(MPI_Win win, const char *win_name) {
-  openmpi_MPI_Win_set_name_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_set_name, __ATOMIC_ACQUIRE);
+/* MPI_Win_set_info: mpi.h */
+int MPI_Win_set_info(MPI_Win win, MPI_Info info) {
+  openmpi_MPI_Win_set_info_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_set_info, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, info);
+  }
+  return openmpi_traced_MPI_Win_set_info(tracer_real, __builtin_return_address(0), win, info);
+}
+
+/* MPI_Win_set_name, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_real,
+                                           const void *tracer_caller, MPI_Win win,
+                                           const char *win_name) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_set_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_name", (void **)&openmpi_real.MPI_Win_set_name);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) &&
@@ -23443,18 +28619,32 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_shared_query: mpi.h */
-int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) {
-  openmpi_MPI_Win_shared_query_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_shared_query, __ATOMIC_ACQUIRE);
+/* MPI_Win_set_name: mpi.h */
+int MPI_Win_set_name(MPI_Win win, const char *win_name) {
+  openmpi_MPI_Win_set_name_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_set_name, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, win_name);
+  }
+  return openmpi_traced_MPI_Win_set_name(tracer_real, __builtin_return_address(0), win, win_name);
+}
+
+/* MPI_Win_shared_query, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *tracer_real,
+                                               const void *tracer_caller, MPI_Win win, int rank,
+                                               MPI_Aint *size, int *disp_unit, void *baseptr) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_shared_query_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_shared_query", (void **)&openmpi_real.MPI_Win_shared_query);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) &&
@@ -23512,18 +28702,33 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_start: mpi.h */
-int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
-  openmpi_MPI_Win_start_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_start, __ATOMIC_ACQUIRE);
+/* MPI_Win_shared_query: mpi.h */
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr) {
+  openmpi_MPI_Win_shared_query_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_shared_query, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, rank, size, disp_unit, baseptr);
+  }
+  return openmpi_traced_MPI_Win_shared_query(tracer_real, __builtin_return_address(0), win, rank,
+                                             size, disp_unit, baseptr);
+}
+
+/* MPI_Win_start, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real,
+                                        const void *tracer_caller, MPI_Group group, int assert,
+                                        MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_start", (void **)&openmpi_real.MPI_Win_start);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) &&
@@ -23574,18 +28779,31 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_sync: mpi.h */
-int MPI_Win_sync(MPI_Win win) {
-  openmpi_MPI_Win_sync_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_sync, __ATOMIC_ACQUIRE);
+/* MPI_Win_start: mpi.h */
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
+  openmpi_MPI_Win_start_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_start, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(group, assert, win);
+  }
+  return openmpi_traced_MPI_Win_start(tracer_real, __builtin_return_address(0), group, assert, win);
+}
+
+/* MPI_Win_sync, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_sync_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_sync", (void **)&openmpi_real.MPI_Win_sync);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) &&
@@ -23632,18 +28850,31 @@ int MPI_Win_sync(MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_test: mpi.h */
-int MPI_Win_test(MPI_Win win, int *flag) {
-  openmpi_MPI_Win_test_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_test, __ATOMIC_ACQUIRE);
+/* MPI_Win_sync: mpi.h */
+int MPI_Win_sync(MPI_Win win) {
+  openmpi_MPI_Win_sync_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_sync, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win);
+  }
+  return openmpi_traced_MPI_Win_sync(tracer_real, __builtin_return_address(0), win);
+}
+
+/* MPI_Win_test, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Win win, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_test_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_test", (void **)&openmpi_real.MPI_Win_test);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) &&
@@ -23693,18 +28924,31 @@ int MPI_Win_test(MPI_Win win, int *flag) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_unlock: mpi.h */
-int MPI_Win_unlock(int rank, MPI_Win win) {
-  openmpi_MPI_Win_unlock_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_unlock, __ATOMIC_ACQUIRE);
+/* MPI_Win_test: mpi.h */
+int MPI_Win_test(MPI_Win win, int *flag) {
+  openmpi_MPI_Win_test_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_test, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win, flag);
+  }
+  return openmpi_traced_MPI_Win_test(tracer_real, __builtin_return_address(0), win, flag);
+}
+
+/* MPI_Win_unlock, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real,
+                                         const void *tracer_caller, int rank, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_unlock_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_unlock", (void **)&openmpi_real.MPI_Win_unlock);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) &&
@@ -23753,18 +28997,31 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_unlock_all: mpi.h */
-int MPI_Win_unlock_all(MPI_Win win) {
-  openmpi_MPI_Win_unlock_all_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_unlock_all, __ATOMIC_ACQUIRE);
+/* MPI_Win_unlock: mpi.h */
+int MPI_Win_unlock(int rank, MPI_Win win) {
+  openmpi_MPI_Win_unlock_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_unlock, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(rank, win);
+  }
+  return openmpi_traced_MPI_Win_unlock(tracer_real, __builtin_return_address(0), rank, win);
+}
+
+/* MPI_Win_unlock_all, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *tracer_real,
+                                             const void *tracer_caller, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_unlock_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_unlock_all", (void **)&openmpi_real.MPI_Win_unlock_all);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) &&
@@ -23811,18 +29068,31 @@ int MPI_Win_unlock_all(MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Win_wait: mpi.h */
-int MPI_Win_wait(MPI_Win win) {
-  openmpi_MPI_Win_wait_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Win_wait, __ATOMIC_ACQUIRE);
+/* MPI_Win_unlock_all: mpi.h */
+int MPI_Win_unlock_all(MPI_Win win) {
+  openmpi_MPI_Win_unlock_all_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_unlock_all, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win);
+  }
+  return openmpi_traced_MPI_Win_unlock_all(tracer_real, __builtin_return_address(0), win);
+}
+
+/* MPI_Win_wait, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Win win) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Win_wait_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_wait", (void **)&openmpi_real.MPI_Win_wait);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) &&
@@ -23869,18 +29139,30 @@ int MPI_Win_wait(MPI_Win win) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Wtick: mpi.h */
-double MPI_Wtick(void) {
-  openmpi_MPI_Wtick_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Wtick, __ATOMIC_ACQUIRE);
+/* MPI_Win_wait: mpi.h */
+int MPI_Win_wait(MPI_Win win) {
+  openmpi_MPI_Win_wait_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Win_wait, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(win);
+  }
+  return openmpi_traced_MPI_Win_wait(tracer_real, __builtin_return_address(0), win);
+}
+
+/* MPI_Wtick, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wtick_fn *tracer_real, const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Wtick_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Wtick", (void **)&openmpi_real.MPI_Wtick);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) &&
@@ -23926,18 +29208,30 @@ double MPI_Wtick(void) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Wtime: mpi.h */
-double MPI_Wtime(void) {
-  openmpi_MPI_Wtime_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Wtime, __ATOMIC_ACQUIRE);
+/* MPI_Wtick: mpi.h */
+double MPI_Wtick(void) {
+  openmpi_MPI_Wtick_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Wtick, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real();
+  }
+  return openmpi_traced_MPI_Wtick(tracer_real, __builtin_return_address(0));
+}
+
+/* MPI_Wtime, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wtime_fn *tracer_real, const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Wtime_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Wtime", (void **)&openmpi_real.MPI_Wtime);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) &&
@@ -23983,18 +29277,31 @@ double MPI_Wtime(void) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_init_thread: mpi.h */
-int MPI_T_init_thread(int required, int *provided) {
-  openmpi_MPI_T_init_thread_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_init_thread, __ATOMIC_ACQUIRE);
+/* MPI_Wtime: mpi.h */
+double MPI_Wtime(void) {
+  openmpi_MPI_Wtime_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Wtime, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real();
+  }
+  return openmpi_traced_MPI_Wtime(tracer_real, __builtin_return_address(0));
+}
+
+/* MPI_T_init_thread, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer_real,
+                                            const void *tracer_caller, int required, int *provided) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_init_thread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_init_thread", (void **)&openmpi_real.MPI_T_init_thread);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) &&
@@ -24044,18 +29351,32 @@ int MPI_T_init_thread(int required, int *provided) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_finalize: mpi.h */
-int MPI_T_finalize(void) {
-  openmpi_MPI_T_finalize_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_finalize, __ATOMIC_ACQUIRE);
+/* MPI_T_init_thread: mpi.h */
+int MPI_T_init_thread(int required, int *provided) {
+  openmpi_MPI_T_init_thread_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_init_thread, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(required, provided);
+  }
+  return openmpi_traced_MPI_T_init_thread(tracer_real, __builtin_return_address(0), required,
+                                          provided);
+}
+
+/* MPI_T_finalize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real,
+                                         const void *tracer_caller) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_finalize_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_finalize", (void **)&openmpi_real.MPI_T_finalize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) &&
@@ -24100,18 +29421,31 @@ int MPI_T_finalize(void) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_cvar_get_num: mpi.h */
-int MPI_T_cvar_get_num(int *num_cvar) {
-  openmpi_MPI_T_cvar_get_num_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_cvar_get_num, __ATOMIC_ACQUIRE);
+/* MPI_T_finalize: mpi.h */
+int MPI_T_finalize(void) {
+  openmpi_MPI_T_finalize_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_finalize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real();
+  }
+  return openmpi_traced_MPI_T_finalize(tracer_real, __builtin_return_address(0));
+}
+
+/* MPI_T_cvar_get_num, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *tracer_real,
+                                             const void *tracer_caller, int *num_cvar) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_get_num_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_get_num", (void **)&openmpi_real.MPI_T_cvar_get_num);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_cvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) &&
@@ -24159,20 +29493,34 @@ int MPI_T_cvar_get_num(int *num_cvar) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_cvar_get_info: mpi.h */
-int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
-                        MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
-                        int *bind, int *scope) {
-  openmpi_MPI_T_cvar_get_info_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_cvar_get_info, __ATOMIC_ACQUIRE);
+/* MPI_T_cvar_get_num: mpi.h */
+int MPI_T_cvar_get_num(int *num_cvar) {
+  openmpi_MPI_T_cvar_get_num_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_cvar_get_num, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(num_cvar);
+  }
+  return openmpi_traced_MPI_T_cvar_get_num(tracer_real, __builtin_return_address(0), num_cvar);
+}
+
+/* MPI_T_cvar_get_info, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_cvar_get_info(openmpi_MPI_T_cvar_get_info_fn *tracer_real,
+                                              const void *tracer_caller, int cvar_index, char *name,
+                                              int *name_len, int *verbosity, MPI_Datatype *datatype,
+                                              MPI_T_enum *enumtype, char *desc, int *desc_len,
+                                              int *bind, int *scope) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_get_info", (void **)&openmpi_real.MPI_T_cvar_get_info);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len,
                        bind, scope);
   }
@@ -24252,18 +29600,37 @@ int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosit
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_cvar_get_index: mpi.h */
-int MPI_T_cvar_get_index(const char *name, int *cvar_index) {
-  openmpi_MPI_T_cvar_get_index_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_cvar_get_index, __ATOMIC_ACQUIRE);
+/* MPI_T_cvar_get_info: mpi.h */
+int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosity,
+                        MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                        int *bind, int *scope) {
+  openmpi_MPI_T_cvar_get_info_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_cvar_get_info, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len,
+                       bind, scope);
+  }
+  return openmpi_traced_MPI_T_cvar_get_info(tracer_real, __builtin_return_address(0), cvar_index,
+                                            name, name_len, verbosity, datatype, enumtype, desc,
+                                            desc_len, bind, scope);
+}
+
+/* MPI_T_cvar_get_index, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *tracer_real,
+                                               const void *tracer_caller, const char *name,
+                                               int *cvar_index) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_get_index_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_get_index", (void **)&openmpi_real.MPI_T_cvar_get_index);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, cvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) &&
@@ -24313,18 +29680,34 @@ int MPI_T_cvar_get_index(const char *name, int *cvar_index) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_cvar_handle_alloc: mpi.h */
-int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count) {
-  openmpi_MPI_T_cvar_handle_alloc_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_cvar_handle_alloc, __ATOMIC_ACQUIRE);
+/* MPI_T_cvar_get_index: mpi.h */
+int MPI_T_cvar_get_index(const char *name, int *cvar_index) {
+  openmpi_MPI_T_cvar_get_index_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_cvar_get_index, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(name, cvar_index);
+  }
+  return openmpi_traced_MPI_T_cvar_get_index(tracer_real, __builtin_return_address(0), name,
+                                             cvar_index);
+}
+
+/* MPI_T_cvar_handle_alloc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_alloc_fn *tracer_real,
+                                                  const void *tracer_caller, int cvar_index,
+                                                  void *obj_handle, MPI_T_cvar_handle *handle,
+                                                  int *count) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_handle_alloc_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_handle_alloc", (void **)&openmpi_real.MPI_T_cvar_handle_alloc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) &&
@@ -24380,18 +29763,33 @@ int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle 
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_cvar_handle_free: mpi.h */
-int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) {
-  openmpi_MPI_T_cvar_handle_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_cvar_handle_free, __ATOMIC_ACQUIRE);
+/* MPI_T_cvar_handle_alloc: mpi.h */
+int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle *handle, int *count) {
+  openmpi_MPI_T_cvar_handle_alloc_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_cvar_handle_alloc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(cvar_index, obj_handle, handle, count);
+  }
+  return openmpi_traced_MPI_T_cvar_handle_alloc(tracer_real, __builtin_return_address(0),
+                                                cvar_index, obj_handle, handle, count);
+}
+
+/* MPI_T_cvar_handle_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 MPI_T_cvar_handle *handle) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_handle_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_handle_free", (void **)&openmpi_real.MPI_T_cvar_handle_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) &&
@@ -24439,18 +29837,32 @@ int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_cvar_read: mpi.h */
-int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) {
-  openmpi_MPI_T_cvar_read_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_cvar_read, __ATOMIC_ACQUIRE);
+/* MPI_T_cvar_handle_free: mpi.h */
+int MPI_T_cvar_handle_free(MPI_T_cvar_handle *handle) {
+  openmpi_MPI_T_cvar_handle_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_cvar_handle_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(handle);
+  }
+  return openmpi_traced_MPI_T_cvar_handle_free(tracer_real, __builtin_return_address(0), handle);
+}
+
+/* MPI_T_cvar_read, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_real,
+                                          const void *tracer_caller, MPI_T_cvar_handle handle,
+                                          void *buf) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_read_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_read", (void **)&openmpi_real.MPI_T_cvar_read);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) &&
@@ -24499,18 +29911,32 @@ int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_cvar_write: mpi.h */
-int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) {
-  openmpi_MPI_T_cvar_write_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_cvar_write, __ATOMIC_ACQUIRE);
+/* MPI_T_cvar_read: mpi.h */
+int MPI_T_cvar_read(MPI_T_cvar_handle handle, void *buf) {
+  openmpi_MPI_T_cvar_read_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_cvar_read, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(handle, buf);
+  }
+  return openmpi_traced_MPI_T_cvar_read(tracer_real, __builtin_return_address(0), handle, buf);
+}
+
+/* MPI_T_cvar_write, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_real,
+                                           const void *tracer_caller, MPI_T_cvar_handle handle,
+                                           const void *buf) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_cvar_write_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_write", (void **)&openmpi_real.MPI_T_cvar_write);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) &&
@@ -24559,18 +29985,31 @@ int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_category_get_num: mpi.h */
-int MPI_T_category_get_num(int *num_cat) {
-  openmpi_MPI_T_category_get_num_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_category_get_num, __ATOMIC_ACQUIRE);
+/* MPI_T_cvar_write: mpi.h */
+int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) {
+  openmpi_MPI_T_cvar_write_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_cvar_write, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(handle, buf);
+  }
+  return openmpi_traced_MPI_T_cvar_write(tracer_real, __builtin_return_address(0), handle, buf);
+}
+
+/* MPI_T_category_get_num, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_fn *tracer_real,
+                                                 const void *tracer_caller, int *num_cat) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_num_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_num", (void **)&openmpi_real.MPI_T_category_get_num);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_cat);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) &&
@@ -24618,19 +30057,34 @@ int MPI_T_category_get_num(int *num_cat) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_category_get_info: mpi.h */
-int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len,
-                            int *num_cvars, int *num_pvars, int *num_categories) {
-  openmpi_MPI_T_category_get_info_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_category_get_info, __ATOMIC_ACQUIRE);
+/* MPI_T_category_get_num: mpi.h */
+int MPI_T_category_get_num(int *num_cat) {
+  openmpi_MPI_T_category_get_num_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_category_get_num, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(num_cat);
+  }
+  return openmpi_traced_MPI_T_category_get_num(tracer_real, __builtin_return_address(0), num_cat);
+}
+
+/* MPI_T_category_get_info, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_info_fn *tracer_real,
+                                                  const void *tracer_caller, int cat_index,
+                                                  char *name, int *name_len, char *desc,
+                                                  int *desc_len, int *num_cvars, int *num_pvars,
+                                                  int *num_categories) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_info", (void **)&openmpi_real.MPI_T_category_get_info);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                        num_categories);
   }
@@ -24703,18 +30157,36 @@ int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_category_get_index: mpi.h */
-int MPI_T_category_get_index(const char *name, int *category_index) {
-  openmpi_MPI_T_category_get_index_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_category_get_index, __ATOMIC_ACQUIRE);
+/* MPI_T_category_get_info: mpi.h */
+int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc, int *desc_len,
+                            int *num_cvars, int *num_pvars, int *num_categories) {
+  openmpi_MPI_T_category_get_info_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_category_get_info, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
+                       num_categories);
+  }
+  return openmpi_traced_MPI_T_category_get_info(tracer_real, __builtin_return_address(0), cat_index,
+                                                name, name_len, desc, desc_len, num_cvars,
+                                                num_pvars, num_categories);
+}
+
+/* MPI_T_category_get_index, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_index_fn *tracer_real,
+                                                   const void *tracer_caller, const char *name,
+                                                   int *category_index) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_index_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_index", (void **)&openmpi_real.MPI_T_category_get_index);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, category_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) &&
@@ -24764,18 +30236,33 @@ int MPI_T_category_get_index(const char *name, int *category_index) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_category_get_cvars: mpi.h */
-int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) {
-  openmpi_MPI_T_category_get_cvars_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_category_get_cvars, __ATOMIC_ACQUIRE);
+/* MPI_T_category_get_index: mpi.h */
+int MPI_T_category_get_index(const char *name, int *category_index) {
+  openmpi_MPI_T_category_get_index_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_category_get_index, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(name, category_index);
+  }
+  return openmpi_traced_MPI_T_category_get_index(tracer_real, __builtin_return_address(0), name,
+                                                 category_index);
+}
+
+/* MPI_T_category_get_cvars, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cvars_fn *tracer_real,
+                                                   const void *tracer_caller, int cat_index,
+                                                   int len, int indices[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_cvars_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_cvars", (void **)&openmpi_real.MPI_T_category_get_cvars);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) &&
@@ -24827,18 +30314,33 @@ int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_category_get_pvars: mpi.h */
-int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) {
-  openmpi_MPI_T_category_get_pvars_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_category_get_pvars, __ATOMIC_ACQUIRE);
+/* MPI_T_category_get_cvars: mpi.h */
+int MPI_T_category_get_cvars(int cat_index, int len, int indices[]) {
+  openmpi_MPI_T_category_get_cvars_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_category_get_cvars, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(cat_index, len, indices);
+  }
+  return openmpi_traced_MPI_T_category_get_cvars(tracer_real, __builtin_return_address(0),
+                                                 cat_index, len, indices);
+}
+
+/* MPI_T_category_get_pvars, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pvars_fn *tracer_real,
+                                                   const void *tracer_caller, int cat_index,
+                                                   int len, int indices[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_pvars_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_pvars", (void **)&openmpi_real.MPI_T_category_get_pvars);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) &&
@@ -24890,18 +30392,33 @@ int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_category_get_categories: mpi.h */
-int MPI_T_category_get_categories(int cat_index, int len, int indices[]) {
-  openmpi_MPI_T_category_get_categories_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_category_get_categories, __ATOMIC_ACQUIRE);
+/* MPI_T_category_get_pvars: mpi.h */
+int MPI_T_category_get_pvars(int cat_index, int len, int indices[]) {
+  openmpi_MPI_T_category_get_pvars_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_category_get_pvars, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(cat_index, len, indices);
+  }
+  return openmpi_traced_MPI_T_category_get_pvars(tracer_real, __builtin_return_address(0),
+                                                 cat_index, len, indices);
+}
+
+/* MPI_T_category_get_categories, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_get_categories_fn *tracer_real,
+                                                        const void *tracer_caller, int cat_index,
+                                                        int len, int indices[]) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_get_categories_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_categories", (void **)&openmpi_real.MPI_T_category_get_categories);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) &&
@@ -24953,18 +30470,32 @@ int MPI_T_category_get_categories(int cat_index, int len, int indices[]) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_category_changed: mpi.h */
-int MPI_T_category_changed(int *stamp) {
-  openmpi_MPI_T_category_changed_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_category_changed, __ATOMIC_ACQUIRE);
+/* MPI_T_category_get_categories: mpi.h */
+int MPI_T_category_get_categories(int cat_index, int len, int indices[]) {
+  openmpi_MPI_T_category_get_categories_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_category_get_categories, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(cat_index, len, indices);
+  }
+  return openmpi_traced_MPI_T_category_get_categories(tracer_real, __builtin_return_address(0),
+                                                      cat_index, len, indices);
+}
+
+/* MPI_T_category_changed, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_fn *tracer_real,
+                                                 const void *tracer_caller, int *stamp) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_category_changed_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_changed", (void **)&openmpi_real.MPI_T_category_changed);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) &&
@@ -25012,18 +30543,31 @@ int MPI_T_category_changed(int *stamp) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_get_num: mpi.h */
-int MPI_T_pvar_get_num(int *num_pvar) {
-  openmpi_MPI_T_pvar_get_num_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_get_num, __ATOMIC_ACQUIRE);
+/* MPI_T_category_changed: mpi.h */
+int MPI_T_category_changed(int *stamp) {
+  openmpi_MPI_T_category_changed_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_category_changed, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(stamp);
+  }
+  return openmpi_traced_MPI_T_category_changed(tracer_real, __builtin_return_address(0), stamp);
+}
+
+/* MPI_T_pvar_get_num, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *tracer_real,
+                                             const void *tracer_caller, int *num_pvar) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_get_num_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_get_num", (void **)&openmpi_real.MPI_T_pvar_get_num);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_pvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) &&
@@ -25071,20 +30615,35 @@ int MPI_T_pvar_get_num(int *num_pvar) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_get_info: mpi.h */
-int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
-                        MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
-                        int *bind, int *readonly, int *continuous, int *atomic) {
-  openmpi_MPI_T_pvar_get_info_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_get_info, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_get_num: mpi.h */
+int MPI_T_pvar_get_num(int *num_pvar) {
+  openmpi_MPI_T_pvar_get_num_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_get_num, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(num_pvar);
+  }
+  return openmpi_traced_MPI_T_pvar_get_num(tracer_real, __builtin_return_address(0), num_pvar);
+}
+
+/* MPI_T_pvar_get_info, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_get_info(openmpi_MPI_T_pvar_get_info_fn *tracer_real,
+                                              const void *tracer_caller, int pvar_index, char *name,
+                                              int *name_len, int *verbosity, int *var_class,
+                                              MPI_Datatype *datatype, MPI_T_enum *enumtype,
+                                              char *desc, int *desc_len, int *bind, int *readonly,
+                                              int *continuous, int *atomic) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_get_info", (void **)&openmpi_real.MPI_T_pvar_get_info);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
                        desc_len, bind, readonly, continuous, atomic);
   }
@@ -25175,18 +30734,38 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_get_index: mpi.h */
-int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) {
-  openmpi_MPI_T_pvar_get_index_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_get_index, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_get_info: mpi.h */
+int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosity, int *var_class,
+                        MPI_Datatype *datatype, MPI_T_enum *enumtype, char *desc, int *desc_len,
+                        int *bind, int *readonly, int *continuous, int *atomic) {
+  openmpi_MPI_T_pvar_get_info_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_get_info, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
+                       desc_len, bind, readonly, continuous, atomic);
+  }
+  return openmpi_traced_MPI_T_pvar_get_info(tracer_real, __builtin_return_address(0), pvar_index,
+                                            name, name_len, verbosity, var_class, datatype,
+                                            enumtype, desc, desc_len, bind, readonly, continuous,
+                                            atomic);
+}
+
+/* MPI_T_pvar_get_index, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *tracer_real,
+                                               const void *tracer_caller, const char *name,
+                                               int var_class, int *pvar_index) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_get_index_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_get_index", (void **)&openmpi_real.MPI_T_pvar_get_index);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, var_class, pvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) &&
@@ -25239,18 +30818,33 @@ int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_session_create: mpi.h */
-int MPI_T_pvar_session_create(MPI_T_pvar_session *session) {
-  openmpi_MPI_T_pvar_session_create_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_session_create, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_get_index: mpi.h */
+int MPI_T_pvar_get_index(const char *name, int var_class, int *pvar_index) {
+  openmpi_MPI_T_pvar_get_index_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_get_index, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(name, var_class, pvar_index);
+  }
+  return openmpi_traced_MPI_T_pvar_get_index(tracer_real, __builtin_return_address(0), name,
+                                             var_class, pvar_index);
+}
+
+/* MPI_T_pvar_session_create, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_create_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    MPI_T_pvar_session *session) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_session_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_session_create", (void **)&openmpi_real.MPI_T_pvar_session_create);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) &&
@@ -25298,18 +30892,32 @@ int MPI_T_pvar_session_create(MPI_T_pvar_session *session) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_session_free: mpi.h */
-int MPI_T_pvar_session_free(MPI_T_pvar_session *session) {
-  openmpi_MPI_T_pvar_session_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_session_free, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_session_create: mpi.h */
+int MPI_T_pvar_session_create(MPI_T_pvar_session *session) {
+  openmpi_MPI_T_pvar_session_create_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_session_create, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(session);
+  }
+  return openmpi_traced_MPI_T_pvar_session_create(tracer_real, __builtin_return_address(0), session);
+}
+
+/* MPI_T_pvar_session_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_free_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  MPI_T_pvar_session *session) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_session_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_session_free", (void **)&openmpi_real.MPI_T_pvar_session_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) &&
@@ -25357,19 +30965,34 @@ int MPI_T_pvar_session_free(MPI_T_pvar_session *session) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_handle_alloc: mpi.h */
-int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
-                            MPI_T_pvar_handle *handle, int *count) {
-  openmpi_MPI_T_pvar_handle_alloc_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_handle_alloc, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_session_free: mpi.h */
+int MPI_T_pvar_session_free(MPI_T_pvar_session *session) {
+  openmpi_MPI_T_pvar_session_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_session_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(session);
+  }
+  return openmpi_traced_MPI_T_pvar_session_free(tracer_real, __builtin_return_address(0), session);
+}
+
+/* MPI_T_pvar_handle_alloc, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_alloc_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  MPI_T_pvar_session session, int pvar_index,
+                                                  void *obj_handle, MPI_T_pvar_handle *handle,
+                                                  int *count) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_handle_alloc_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_handle_alloc", (void **)&openmpi_real.MPI_T_pvar_handle_alloc);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, pvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) &&
@@ -25428,18 +31051,35 @@ int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *ob
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_handle_free: mpi.h */
-int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle) {
-  openmpi_MPI_T_pvar_handle_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_handle_free, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_handle_alloc: mpi.h */
+int MPI_T_pvar_handle_alloc(MPI_T_pvar_session session, int pvar_index, void *obj_handle,
+                            MPI_T_pvar_handle *handle, int *count) {
+  openmpi_MPI_T_pvar_handle_alloc_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_handle_alloc, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(session, pvar_index, obj_handle, handle, count);
+  }
+  return openmpi_traced_MPI_T_pvar_handle_alloc(tracer_real, __builtin_return_address(0), session,
+                                                pvar_index, obj_handle, handle, count);
+}
+
+/* MPI_T_pvar_handle_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 MPI_T_pvar_session session,
+                                                 MPI_T_pvar_handle *handle) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_handle_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_handle_free", (void **)&openmpi_real.MPI_T_pvar_handle_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) &&
@@ -25489,18 +31129,33 @@ int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_start: mpi.h */
-int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
-  openmpi_MPI_T_pvar_start_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_start, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_handle_free: mpi.h */
+int MPI_T_pvar_handle_free(MPI_T_pvar_session session, MPI_T_pvar_handle *handle) {
+  openmpi_MPI_T_pvar_handle_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_handle_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(session, handle);
+  }
+  return openmpi_traced_MPI_T_pvar_handle_free(tracer_real, __builtin_return_address(0), session,
+                                               handle);
+}
+
+/* MPI_T_pvar_start, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_real,
+                                           const void *tracer_caller, MPI_T_pvar_session session,
+                                           MPI_T_pvar_handle handle) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_start", (void **)&openmpi_real.MPI_T_pvar_start);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) &&
@@ -25549,18 +31204,32 @@ int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_stop: mpi.h */
-int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
-  openmpi_MPI_T_pvar_stop_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_stop, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_start: mpi.h */
+int MPI_T_pvar_start(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  openmpi_MPI_T_pvar_start_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_start, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(session, handle);
+  }
+  return openmpi_traced_MPI_T_pvar_start(tracer_real, __builtin_return_address(0), session, handle);
+}
+
+/* MPI_T_pvar_stop, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_real,
+                                          const void *tracer_caller, MPI_T_pvar_session session,
+                                          MPI_T_pvar_handle handle) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_stop_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_stop", (void **)&openmpi_real.MPI_T_pvar_stop);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) &&
@@ -25609,18 +31278,32 @@ int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_read: mpi.h */
-int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) {
-  openmpi_MPI_T_pvar_read_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_read, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_stop: mpi.h */
+int MPI_T_pvar_stop(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  openmpi_MPI_T_pvar_stop_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_stop, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(session, handle);
+  }
+  return openmpi_traced_MPI_T_pvar_stop(tracer_real, __builtin_return_address(0), session, handle);
+}
+
+/* MPI_T_pvar_read, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_real,
+                                          const void *tracer_caller, MPI_T_pvar_session session,
+                                          MPI_T_pvar_handle handle, void *buf) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_read_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_read", (void **)&openmpi_real.MPI_T_pvar_read);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) &&
@@ -25671,18 +31354,33 @@ int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_write: mpi.h */
-int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf) {
-  openmpi_MPI_T_pvar_write_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_write, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_read: mpi.h */
+int MPI_T_pvar_read(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) {
+  openmpi_MPI_T_pvar_read_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_read, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(session, handle, buf);
+  }
+  return openmpi_traced_MPI_T_pvar_read(tracer_real, __builtin_return_address(0), session, handle,
+                                        buf);
+}
+
+/* MPI_T_pvar_write, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_real,
+                                           const void *tracer_caller, MPI_T_pvar_session session,
+                                           MPI_T_pvar_handle handle, const void *buf) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_write_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_write", (void **)&openmpi_real.MPI_T_pvar_write);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) &&
@@ -25733,18 +31431,33 @@ int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_reset: mpi.h */
-int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
-  openmpi_MPI_T_pvar_reset_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_reset, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_write: mpi.h */
+int MPI_T_pvar_write(MPI_T_pvar_session session, MPI_T_pvar_handle handle, const void *buf) {
+  openmpi_MPI_T_pvar_write_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_write, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(session, handle, buf);
+  }
+  return openmpi_traced_MPI_T_pvar_write(tracer_real, __builtin_return_address(0), session, handle,
+                                         buf);
+}
+
+/* MPI_T_pvar_reset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_real,
+                                           const void *tracer_caller, MPI_T_pvar_session session,
+                                           MPI_T_pvar_handle handle) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_reset_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_reset", (void **)&openmpi_real.MPI_T_pvar_reset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) &&
@@ -25793,18 +31506,33 @@ int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_pvar_readreset: mpi.h */
-int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) {
-  openmpi_MPI_T_pvar_readreset_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_pvar_readreset, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_reset: mpi.h */
+int MPI_T_pvar_reset(MPI_T_pvar_session session, MPI_T_pvar_handle handle) {
+  openmpi_MPI_T_pvar_reset_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_reset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(session, handle);
+  }
+  return openmpi_traced_MPI_T_pvar_reset(tracer_real, __builtin_return_address(0), session, handle);
+}
+
+/* MPI_T_pvar_readreset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               MPI_T_pvar_session session, MPI_T_pvar_handle handle,
+                                               void *buf) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_pvar_readreset_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_readreset", (void **)&openmpi_real.MPI_T_pvar_readreset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) &&
@@ -25855,18 +31583,33 @@ int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, v
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_enum_get_info: mpi.h */
-int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len) {
-  openmpi_MPI_T_enum_get_info_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_enum_get_info, __ATOMIC_ACQUIRE);
+/* MPI_T_pvar_readreset: mpi.h */
+int MPI_T_pvar_readreset(MPI_T_pvar_session session, MPI_T_pvar_handle handle, void *buf) {
+  openmpi_MPI_T_pvar_readreset_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_pvar_readreset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(session, handle, buf);
+  }
+  return openmpi_traced_MPI_T_pvar_readreset(tracer_real, __builtin_return_address(0), session,
+                                             handle, buf);
+}
+
+/* MPI_T_enum_get_info, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tracer_real,
+                                              const void *tracer_caller, MPI_T_enum enumtype,
+                                              int *num, char *name, int *name_len) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_enum_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_enum_get_info", (void **)&openmpi_real.MPI_T_enum_get_info);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(enumtype, num, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) &&
@@ -25923,18 +31666,33 @@ int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len
   return tracer_args.tracer_result;
 }
 
-/* MPI_T_enum_get_item: mpi.h */
-int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len) {
-  openmpi_MPI_T_enum_get_item_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_T_enum_get_item, __ATOMIC_ACQUIRE);
+/* MPI_T_enum_get_info: mpi.h */
+int MPI_T_enum_get_info(MPI_T_enum enumtype, int *num, char *name, int *name_len) {
+  openmpi_MPI_T_enum_get_info_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_enum_get_info, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(enumtype, num, name, name_len);
+  }
+  return openmpi_traced_MPI_T_enum_get_info(tracer_real, __builtin_return_address(0), enumtype, num,
+                                            name, name_len);
+}
+
+/* MPI_T_enum_get_item, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tracer_real,
+                                              const void *tracer_caller, MPI_T_enum enumtype,
+                                              int index, int *value, char *name, int *name_len) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_T_enum_get_item_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_enum_get_item", (void **)&openmpi_real.MPI_T_enum_get_item);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(enumtype, index, value, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) &&
@@ -25994,18 +31752,32 @@ int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, 
   return tracer_args.tracer_result;
 }
 
-/* MPI_Attr_delete: mpi.h */
-int MPI_Attr_delete(MPI_Comm comm, int keyval) {
-  openmpi_MPI_Attr_delete_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Attr_delete, __ATOMIC_ACQUIRE);
+/* MPI_T_enum_get_item: mpi.h */
+int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, int *name_len) {
+  openmpi_MPI_T_enum_get_item_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_T_enum_get_item, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(enumtype, index, value, name, name_len);
+  }
+  return openmpi_traced_MPI_T_enum_get_item(tracer_real, __builtin_return_address(0), enumtype,
+                                            index, value, name, name_len);
+}
+
+/* MPI_Attr_delete, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_real,
+                                          const void *tracer_caller, MPI_Comm comm, int keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Attr_delete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Attr_delete", (void **)&openmpi_real.MPI_Attr_delete);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) &&
@@ -26054,18 +31826,32 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Attr_get: mpi.h */
-int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
-  openmpi_MPI_Attr_get_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Attr_get, __ATOMIC_ACQUIRE);
+/* MPI_Attr_delete: mpi.h */
+int MPI_Attr_delete(MPI_Comm comm, int keyval) {
+  openmpi_MPI_Attr_delete_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Attr_delete, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, keyval);
+  }
+  return openmpi_traced_MPI_Attr_delete(tracer_real, __builtin_return_address(0), comm, keyval);
+}
+
+/* MPI_Attr_get, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Comm comm, int keyval,
+                                       void *attribute_val, int *flag) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Attr_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Attr_get", (void **)&openmpi_real.MPI_Attr_get);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) &&
@@ -26120,18 +31906,33 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Attr_put: mpi.h */
-int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
-  openmpi_MPI_Attr_put_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Attr_put, __ATOMIC_ACQUIRE);
+/* MPI_Attr_get: mpi.h */
+int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
+  openmpi_MPI_Attr_get_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Attr_get, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, keyval, attribute_val, flag);
+  }
+  return openmpi_traced_MPI_Attr_get(tracer_real, __builtin_return_address(0), comm, keyval,
+                                     attribute_val, flag);
+}
+
+/* MPI_Attr_put, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real,
+                                       const void *tracer_caller, MPI_Comm comm, int keyval,
+                                       void *attribute_val) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Attr_put_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Attr_put", (void **)&openmpi_real.MPI_Attr_put);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) &&
@@ -26183,19 +31984,34 @@ int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
   return tracer_args.tracer_result;
 }
 
-/* MPI_Keyval_create: mpi.h */
-int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
-                      void *extra_state) {
-  openmpi_MPI_Keyval_create_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Keyval_create, __ATOMIC_ACQUIRE);
+/* MPI_Attr_put: mpi.h */
+int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val) {
+  openmpi_MPI_Attr_put_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Attr_put, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(comm, keyval, attribute_val);
+  }
+  return openmpi_traced_MPI_Attr_put(tracer_real, __builtin_return_address(0), comm, keyval,
+                                     attribute_val);
+}
+
+/* MPI_Keyval_create, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer_real,
+                                            const void *tracer_caller, MPI_Copy_function *copy_fn,
+                                            MPI_Delete_function *delete_fn, int *keyval,
+                                            void *extra_state) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Keyval_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Keyval_create", (void **)&openmpi_real.MPI_Keyval_create);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(copy_fn, delete_fn, keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) &&
@@ -26250,18 +32066,33 @@ int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn
   return tracer_args.tracer_result;
 }
 
-/* MPI_Keyval_free: mpi.h */
-int MPI_Keyval_free(int *keyval) {
-  openmpi_MPI_Keyval_free_fn *tracer_real =
-      __atomic_load_n(&openmpi_real.MPI_Keyval_free, __ATOMIC_ACQUIRE);
+/* MPI_Keyval_create: mpi.h */
+int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn, int *keyval,
+                      void *extra_state) {
+  openmpi_MPI_Keyval_create_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Keyval_create, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(copy_fn, delete_fn, keyval, extra_state);
+  }
+  return openmpi_traced_MPI_Keyval_create(tracer_real, __builtin_return_address(0), copy_fn,
+                                          delete_fn, keyval, extra_state);
+}
+
+/* MPI_Keyval_free, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static int openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_real,
+                                          const void *tracer_caller, int *keyval) {
   if (!tracer_real)
     tracer_real = (openmpi_MPI_Keyval_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Keyval_free", (void **)&openmpi_real.MPI_Keyval_free);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) &&
@@ -26307,4 +32138,18 @@ int MPI_Keyval_free(int *keyval) {
     lttng_ust_tracepoint(lttng_ust_openmpi, call, tracer_record);
   openmpi_depth--;
   return tracer_args.tracer_result;
+}
+
+/* MPI_Keyval_free: mpi.h */
+int MPI_Keyval_free(int *keyval) {
+  openmpi_MPI_Keyval_free_fn *tracer_real =
+      __atomic_load_n(&openmpi_real.MPI_Keyval_free, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call))) {
+    return tracer_real(keyval);
+  }
+  return openmpi_traced_MPI_Keyval_free(tracer_real, __builtin_return_address(0), keyval);
 }

@@ -737,18 +737,17 @@ __attribute__((constructor)) static void ze_resolve_loaded(void) {
     tracer_code_of((const void *)ze_real.zeInit, &ze_library_code);
 }
 
-/* zeInit: level_zero/ze_api.h */
-ze_result_t zeInit(ze_init_flags_t flags) {
-  ze_zeInit_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeInit, __ATOMIC_ACQUIRE);
+/* zeInit, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *tracer_caller,
+                                    ze_init_flags_t flags) {
   if (!tracer_real)
     tracer_real = (ze_zeInit_fn *)tracer_resolve(
         "libze_loader.so.1", "zeInit", (void **)&ze_real.zeInit);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
@@ -795,18 +794,31 @@ ze_result_t zeInit(ze_init_flags_t flags) {
   return tracer_args.tracer_result;
 }
 
-/* zeDriverGet: level_zero/ze_api.h */
-ze_result_t zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
-  ze_zeDriverGet_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDriverGet, __ATOMIC_ACQUIRE);
+/* zeInit: level_zero/ze_api.h */
+ze_result_t zeInit(ze_init_flags_t flags) {
+  ze_zeInit_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeInit, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(flags);
+  }
+  return ze_traced_zeInit(tracer_real, __builtin_return_address(0), flags);
+}
+
+/* zeDriverGet, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGet_fn *tracer_real, const void *tracer_caller,
+                                         uint32_t *pCount, ze_driver_handle_t *phDrivers) {
   if (!tracer_real)
     tracer_real = (ze_zeDriverGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGet", (void **)&ze_real.zeDriverGet);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCount, phDrivers);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
@@ -856,18 +868,33 @@ ze_result_t zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
   return tracer_args.tracer_result;
 }
 
-/* zeDriverGetApiVersion: level_zero/ze_api.h */
-ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *version) {
-  ze_zeDriverGetApiVersion_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDriverGetApiVersion, __ATOMIC_ACQUIRE);
+/* zeDriverGet: level_zero/ze_api.h */
+ze_result_t zeDriverGet(uint32_t *pCount, ze_driver_handle_t *phDrivers) {
+  ze_zeDriverGet_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDriverGet, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(pCount, phDrivers);
+  }
+  return ze_traced_zeDriverGet(tracer_real, __builtin_return_address(0), pCount, phDrivers);
+}
+
+/* zeDriverGetApiVersion, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   ze_driver_handle_t hDriver,
+                                                   ze_api_version_t *version) {
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetApiVersion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetApiVersion", (void **)&ze_real.zeDriverGetApiVersion);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, version);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
@@ -917,19 +944,33 @@ ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *
   return tracer_args.tracer_result;
 }
 
-/* zeDriverGetProperties: level_zero/ze_api.h */
-ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver,
-                                  ze_driver_properties_t *pDriverProperties) {
-  ze_zeDriverGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDriverGetProperties, __ATOMIC_ACQUIRE);
+/* zeDriverGetApiVersion: level_zero/ze_api.h */
+ze_result_t zeDriverGetApiVersion(ze_driver_handle_t hDriver, ze_api_version_t *version) {
+  ze_zeDriverGetApiVersion_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDriverGetApiVersion, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDriver, version);
+  }
+  return ze_traced_zeDriverGetApiVersion(tracer_real, __builtin_return_address(0), hDriver, version);
+}
+
+/* zeDriverGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   ze_driver_handle_t hDriver,
+                                                   ze_driver_properties_t *pDriverProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetProperties", (void **)&ze_real.zeDriverGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pDriverProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
@@ -978,19 +1019,35 @@ ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver,
   return tracer_args.tracer_result;
 }
 
-/* zeDriverGetIpcProperties: level_zero/ze_api.h */
-ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
-                                     ze_driver_ipc_properties_t *pIpcProperties) {
-  ze_zeDriverGetIpcProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDriverGetIpcProperties, __ATOMIC_ACQUIRE);
+/* zeDriverGetProperties: level_zero/ze_api.h */
+ze_result_t zeDriverGetProperties(ze_driver_handle_t hDriver,
+                                  ze_driver_properties_t *pDriverProperties) {
+  ze_zeDriverGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDriverGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDriver, pDriverProperties);
+  }
+  return ze_traced_zeDriverGetProperties(tracer_real, __builtin_return_address(0), hDriver,
+                                         pDriverProperties);
+}
+
+/* zeDriverGetIpcProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcProperties_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_driver_handle_t hDriver,
+                                                      ze_driver_ipc_properties_t *pIpcProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetIpcProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetIpcProperties", (void **)&ze_real.zeDriverGetIpcProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pIpcProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
@@ -1039,19 +1096,36 @@ ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
   return tracer_args.tracer_result;
 }
 
-/* zeDriverGetExtensionProperties: level_zero/ze_api.h */
-ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
-                                           ze_driver_extension_properties_t *pExtensionProperties) {
-  ze_zeDriverGetExtensionProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDriverGetExtensionProperties, __ATOMIC_ACQUIRE);
+/* zeDriverGetIpcProperties: level_zero/ze_api.h */
+ze_result_t zeDriverGetIpcProperties(ze_driver_handle_t hDriver,
+                                     ze_driver_ipc_properties_t *pIpcProperties) {
+  ze_zeDriverGetIpcProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDriverGetIpcProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDriver, pIpcProperties);
+  }
+  return ze_traced_zeDriverGetIpcProperties(tracer_real, __builtin_return_address(0), hDriver,
+                                            pIpcProperties);
+}
+
+/* zeDriverGetExtensionProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtensionProperties_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            ze_driver_handle_t hDriver,
+                                                            uint32_t *pCount,
+                                                            ze_driver_extension_properties_t *pExtensionProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetExtensionProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetExtensionProperties", (void **)&ze_real.zeDriverGetExtensionProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, pExtensionProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
@@ -1104,19 +1178,36 @@ ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t 
   return tracer_args.tracer_result;
 }
 
-/* zeDriverGetExtensionFunctionAddress: level_zero/ze_api.h */
-ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, const char *name,
-                                                void **ppFunctionAddress) {
-  ze_zeDriverGetExtensionFunctionAddress_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDriverGetExtensionFunctionAddress, __ATOMIC_ACQUIRE);
+/* zeDriverGetExtensionProperties: level_zero/ze_api.h */
+ze_result_t zeDriverGetExtensionProperties(ze_driver_handle_t hDriver, uint32_t *pCount,
+                                           ze_driver_extension_properties_t *pExtensionProperties) {
+  ze_zeDriverGetExtensionProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDriverGetExtensionProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDriver, pCount, pExtensionProperties);
+  }
+  return ze_traced_zeDriverGetExtensionProperties(tracer_real, __builtin_return_address(0), hDriver,
+                                                  pCount, pExtensionProperties);
+}
+
+/* zeDriverGetExtensionFunctionAddress, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDriverGetExtensionFunctionAddress(ze_zeDriverGetExtensionFunctionAddress_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 ze_driver_handle_t hDriver,
+                                                                 const char *name,
+                                                                 void **ppFunctionAddress) {
   if (!tracer_real)
     tracer_real = (ze_zeDriverGetExtensionFunctionAddress_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetExtensionFunctionAddress", (void **)&ze_real.zeDriverGetExtensionFunctionAddress);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, name, ppFunctionAddress);
   }
   ze_depth++;
@@ -1152,18 +1243,34 @@ ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, cons
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGet: level_zero/ze_api.h */
-ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount, ze_device_handle_t *phDevices) {
-  ze_zeDeviceGet_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGet, __ATOMIC_ACQUIRE);
+/* zeDriverGetExtensionFunctionAddress: level_zero/ze_api.h */
+ze_result_t zeDriverGetExtensionFunctionAddress(ze_driver_handle_t hDriver, const char *name,
+                                                void **ppFunctionAddress) {
+  ze_zeDriverGetExtensionFunctionAddress_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDriverGetExtensionFunctionAddress, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDriver, name, ppFunctionAddress);
+  }
+  return ze_traced_zeDriverGetExtensionFunctionAddress(tracer_real, __builtin_return_address(0),
+                                                       hDriver, name, ppFunctionAddress);
+}
+
+/* zeDeviceGet, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const void *tracer_caller,
+                                         ze_driver_handle_t hDriver, uint32_t *pCount,
+                                         ze_device_handle_t *phDevices) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGet", (void **)&ze_real.zeDeviceGet);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phDevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
@@ -1216,19 +1323,33 @@ ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount, ze_device_
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetSubDevices: level_zero/ze_api.h */
-ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
-                                  ze_device_handle_t *phSubdevices) {
-  ze_zeDeviceGetSubDevices_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetSubDevices, __ATOMIC_ACQUIRE);
+/* zeDeviceGet: level_zero/ze_api.h */
+ze_result_t zeDeviceGet(ze_driver_handle_t hDriver, uint32_t *pCount, ze_device_handle_t *phDevices) {
+  ze_zeDeviceGet_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGet, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDriver, pCount, phDevices);
+  }
+  return ze_traced_zeDeviceGet(tracer_real, __builtin_return_address(0), hDriver, pCount, phDevices);
+}
+
+/* zeDeviceGetSubDevices, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   ze_device_handle_t hDevice, uint32_t *pCount,
+                                                   ze_device_handle_t *phSubdevices) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetSubDevices_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetSubDevices", (void **)&ze_real.zeDeviceGetSubDevices);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phSubdevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
@@ -1281,19 +1402,35 @@ ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetProperties: level_zero/ze_api.h */
-ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice,
-                                  ze_device_properties_t *pDeviceProperties) {
-  ze_zeDeviceGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetProperties, __ATOMIC_ACQUIRE);
+/* zeDeviceGetSubDevices: level_zero/ze_api.h */
+ze_result_t zeDeviceGetSubDevices(ze_device_handle_t hDevice, uint32_t *pCount,
+                                  ze_device_handle_t *phSubdevices) {
+  ze_zeDeviceGetSubDevices_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetSubDevices, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phSubdevices);
+  }
+  return ze_traced_zeDeviceGetSubDevices(tracer_real, __builtin_return_address(0), hDevice, pCount,
+                                         phSubdevices);
+}
+
+/* zeDeviceGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   ze_device_handle_t hDevice,
+                                                   ze_device_properties_t *pDeviceProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetProperties", (void **)&ze_real.zeDeviceGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDeviceProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
@@ -1342,19 +1479,35 @@ ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice,
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetComputeProperties: level_zero/ze_api.h */
-ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
-                                         ze_device_compute_properties_t *pComputeProperties) {
-  ze_zeDeviceGetComputeProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetComputeProperties, __ATOMIC_ACQUIRE);
+/* zeDeviceGetProperties: level_zero/ze_api.h */
+ze_result_t zeDeviceGetProperties(ze_device_handle_t hDevice,
+                                  ze_device_properties_t *pDeviceProperties) {
+  ze_zeDeviceGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pDeviceProperties);
+  }
+  return ze_traced_zeDeviceGetProperties(tracer_real, __builtin_return_address(0), hDevice,
+                                         pDeviceProperties);
+}
+
+/* zeDeviceGetComputeProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeProperties_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          ze_device_handle_t hDevice,
+                                                          ze_device_compute_properties_t *pComputeProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetComputeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetComputeProperties", (void **)&ze_real.zeDeviceGetComputeProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pComputeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
@@ -1403,19 +1556,35 @@ ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetModuleProperties: level_zero/ze_api.h */
-ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice,
-                                        ze_device_module_properties_t *pModuleProperties) {
-  ze_zeDeviceGetModuleProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetModuleProperties, __ATOMIC_ACQUIRE);
+/* zeDeviceGetComputeProperties: level_zero/ze_api.h */
+ze_result_t zeDeviceGetComputeProperties(ze_device_handle_t hDevice,
+                                         ze_device_compute_properties_t *pComputeProperties) {
+  ze_zeDeviceGetComputeProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetComputeProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pComputeProperties);
+  }
+  return ze_traced_zeDeviceGetComputeProperties(tracer_real, __builtin_return_address(0), hDevice,
+                                                pComputeProperties);
+}
+
+/* zeDeviceGetModuleProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModuleProperties_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         ze_device_handle_t hDevice,
+                                                         ze_device_module_properties_t *pModuleProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetModuleProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetModuleProperties", (void **)&ze_real.zeDeviceGetModuleProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
@@ -1464,19 +1633,36 @@ ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice,
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetCommandQueueGroupProperties: level_zero/ze_api.h */
-ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t *pCount,
-                                                   ze_command_queue_group_properties_t *pCommandQueueGroupProperties) {
-  ze_zeDeviceGetCommandQueueGroupProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetCommandQueueGroupProperties, __ATOMIC_ACQUIRE);
+/* zeDeviceGetModuleProperties: level_zero/ze_api.h */
+ze_result_t zeDeviceGetModuleProperties(ze_device_handle_t hDevice,
+                                        ze_device_module_properties_t *pModuleProperties) {
+  ze_zeDeviceGetModuleProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetModuleProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pModuleProperties);
+  }
+  return ze_traced_zeDeviceGetModuleProperties(tracer_real, __builtin_return_address(0), hDevice,
+                                               pModuleProperties);
+}
+
+/* zeDeviceGetCommandQueueGroupProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetCommandQueueGroupProperties(ze_zeDeviceGetCommandQueueGroupProperties_fn *tracer_real,
+                                                                    const void *tracer_caller,
+                                                                    ze_device_handle_t hDevice,
+                                                                    uint32_t *pCount,
+                                                                    ze_command_queue_group_properties_t *pCommandQueueGroupProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetCommandQueueGroupProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetCommandQueueGroupProperties", (void **)&ze_real.zeDeviceGetCommandQueueGroupProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
@@ -1529,19 +1715,37 @@ ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, u
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetMemoryProperties: level_zero/ze_api.h */
-ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pCount,
-                                        ze_device_memory_properties_t *pMemProperties) {
-  ze_zeDeviceGetMemoryProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetMemoryProperties, __ATOMIC_ACQUIRE);
+/* zeDeviceGetCommandQueueGroupProperties: level_zero/ze_api.h */
+ze_result_t zeDeviceGetCommandQueueGroupProperties(ze_device_handle_t hDevice, uint32_t *pCount,
+                                                   ze_command_queue_group_properties_t *pCommandQueueGroupProperties) {
+  ze_zeDeviceGetCommandQueueGroupProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetCommandQueueGroupProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
+  }
+  return ze_traced_zeDeviceGetCommandQueueGroupProperties(tracer_real, __builtin_return_address(0),
+                                                          hDevice, pCount,
+                                                          pCommandQueueGroupProperties);
+}
+
+/* zeDeviceGetMemoryProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetMemoryProperties(ze_zeDeviceGetMemoryProperties_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         ze_device_handle_t hDevice,
+                                                         uint32_t *pCount,
+                                                         ze_device_memory_properties_t *pMemProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetMemoryProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetMemoryProperties", (void **)&ze_real.zeDeviceGetMemoryProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pMemProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
@@ -1594,19 +1798,35 @@ ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pC
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetMemoryAccessProperties: level_zero/ze_api.h */
-ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
-                                              ze_device_memory_access_properties_t *pMemAccessProperties) {
-  ze_zeDeviceGetMemoryAccessProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetMemoryAccessProperties, __ATOMIC_ACQUIRE);
+/* zeDeviceGetMemoryProperties: level_zero/ze_api.h */
+ze_result_t zeDeviceGetMemoryProperties(ze_device_handle_t hDevice, uint32_t *pCount,
+                                        ze_device_memory_properties_t *pMemProperties) {
+  ze_zeDeviceGetMemoryProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetMemoryProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, pMemProperties);
+  }
+  return ze_traced_zeDeviceGetMemoryProperties(tracer_real, __builtin_return_address(0), hDevice,
+                                               pCount, pMemProperties);
+}
+
+/* zeDeviceGetMemoryAccessProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetMemoryAccessProperties(ze_zeDeviceGetMemoryAccessProperties_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               ze_device_handle_t hDevice,
+                                                               ze_device_memory_access_properties_t *pMemAccessProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetMemoryAccessProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetMemoryAccessProperties", (void **)&ze_real.zeDeviceGetMemoryAccessProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pMemAccessProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
@@ -1655,19 +1875,36 @@ ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetCacheProperties: level_zero/ze_api.h */
-ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCount,
-                                       ze_device_cache_properties_t *pCacheProperties) {
-  ze_zeDeviceGetCacheProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetCacheProperties, __ATOMIC_ACQUIRE);
+/* zeDeviceGetMemoryAccessProperties: level_zero/ze_api.h */
+ze_result_t zeDeviceGetMemoryAccessProperties(ze_device_handle_t hDevice,
+                                              ze_device_memory_access_properties_t *pMemAccessProperties) {
+  ze_zeDeviceGetMemoryAccessProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetMemoryAccessProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pMemAccessProperties);
+  }
+  return ze_traced_zeDeviceGetMemoryAccessProperties(tracer_real, __builtin_return_address(0),
+                                                     hDevice, pMemAccessProperties);
+}
+
+/* zeDeviceGetCacheProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetCacheProperties(ze_zeDeviceGetCacheProperties_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_device_handle_t hDevice,
+                                                        uint32_t *pCount,
+                                                        ze_device_cache_properties_t *pCacheProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetCacheProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetCacheProperties", (void **)&ze_real.zeDeviceGetCacheProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCacheProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
@@ -1720,19 +1957,35 @@ ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCo
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetImageProperties: level_zero/ze_api.h */
-ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice,
-                                       ze_device_image_properties_t *pImageProperties) {
-  ze_zeDeviceGetImageProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetImageProperties, __ATOMIC_ACQUIRE);
+/* zeDeviceGetCacheProperties: level_zero/ze_api.h */
+ze_result_t zeDeviceGetCacheProperties(ze_device_handle_t hDevice, uint32_t *pCount,
+                                       ze_device_cache_properties_t *pCacheProperties) {
+  ze_zeDeviceGetCacheProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetCacheProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, pCacheProperties);
+  }
+  return ze_traced_zeDeviceGetCacheProperties(tracer_real, __builtin_return_address(0), hDevice,
+                                              pCount, pCacheProperties);
+}
+
+/* zeDeviceGetImageProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImageProperties_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_device_handle_t hDevice,
+                                                        ze_device_image_properties_t *pImageProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetImageProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetImageProperties", (void **)&ze_real.zeDeviceGetImageProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
@@ -1781,19 +2034,35 @@ ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice,
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetExternalMemoryProperties: level_zero/ze_api.h */
-ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
-                                                ze_device_external_memory_properties_t *pExternalMemoryProperties) {
-  ze_zeDeviceGetExternalMemoryProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetExternalMemoryProperties, __ATOMIC_ACQUIRE);
+/* zeDeviceGetImageProperties: level_zero/ze_api.h */
+ze_result_t zeDeviceGetImageProperties(ze_device_handle_t hDevice,
+                                       ze_device_image_properties_t *pImageProperties) {
+  ze_zeDeviceGetImageProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetImageProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pImageProperties);
+  }
+  return ze_traced_zeDeviceGetImageProperties(tracer_real, __builtin_return_address(0), hDevice,
+                                              pImageProperties);
+}
+
+/* zeDeviceGetExternalMemoryProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetExternalMemoryProperties(ze_zeDeviceGetExternalMemoryProperties_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 ze_device_handle_t hDevice,
+                                                                 ze_device_external_memory_properties_t *pExternalMemoryProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetExternalMemoryProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetExternalMemoryProperties", (void **)&ze_real.zeDeviceGetExternalMemoryProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pExternalMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
@@ -1843,19 +2112,36 @@ ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetP2PProperties: level_zero/ze_api.h */
-ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice,
-                                     ze_device_p2p_properties_t *pP2PProperties) {
-  ze_zeDeviceGetP2PProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetP2PProperties, __ATOMIC_ACQUIRE);
+/* zeDeviceGetExternalMemoryProperties: level_zero/ze_api.h */
+ze_result_t zeDeviceGetExternalMemoryProperties(ze_device_handle_t hDevice,
+                                                ze_device_external_memory_properties_t *pExternalMemoryProperties) {
+  ze_zeDeviceGetExternalMemoryProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetExternalMemoryProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pExternalMemoryProperties);
+  }
+  return ze_traced_zeDeviceGetExternalMemoryProperties(tracer_real, __builtin_return_address(0),
+                                                       hDevice, pExternalMemoryProperties);
+}
+
+/* zeDeviceGetP2PProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PProperties_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_device_handle_t hDevice,
+                                                      ze_device_handle_t hPeerDevice,
+                                                      ze_device_p2p_properties_t *pP2PProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetP2PProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetP2PProperties", (void **)&ze_real.zeDeviceGetP2PProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, pP2PProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
@@ -1907,19 +2193,35 @@ ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handl
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceCanAccessPeer: level_zero/ze_api.h */
-ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice,
-                                  ze_bool_t *value) {
-  ze_zeDeviceCanAccessPeer_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceCanAccessPeer, __ATOMIC_ACQUIRE);
+/* zeDeviceGetP2PProperties: level_zero/ze_api.h */
+ze_result_t zeDeviceGetP2PProperties(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice,
+                                     ze_device_p2p_properties_t *pP2PProperties) {
+  ze_zeDeviceGetP2PProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetP2PProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, hPeerDevice, pP2PProperties);
+  }
+  return ze_traced_zeDeviceGetP2PProperties(tracer_real, __builtin_return_address(0), hDevice,
+                                            hPeerDevice, pP2PProperties);
+}
+
+/* zeDeviceCanAccessPeer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   ze_device_handle_t hDevice,
+                                                   ze_device_handle_t hPeerDevice, ze_bool_t *value) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceCanAccessPeer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceCanAccessPeer", (void **)&ze_real.zeDeviceCanAccessPeer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
@@ -1972,18 +2274,34 @@ ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetStatus: level_zero/ze_api.h */
-ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) {
-  ze_zeDeviceGetStatus_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetStatus, __ATOMIC_ACQUIRE);
+/* zeDeviceCanAccessPeer: level_zero/ze_api.h */
+ze_result_t zeDeviceCanAccessPeer(ze_device_handle_t hDevice, ze_device_handle_t hPeerDevice,
+                                  ze_bool_t *value) {
+  ze_zeDeviceCanAccessPeer_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceCanAccessPeer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, hPeerDevice, value);
+  }
+  return ze_traced_zeDeviceCanAccessPeer(tracer_real, __builtin_return_address(0), hDevice,
+                                         hPeerDevice, value);
+}
+
+/* zeDeviceGetStatus, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               ze_device_handle_t hDevice) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetStatus", (void **)&ze_real.zeDeviceGetStatus);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
@@ -2030,19 +2348,34 @@ ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) {
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetGlobalTimestamps: level_zero/ze_api.h */
-ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *hostTimestamp,
-                                        uint64_t *deviceTimestamp) {
-  ze_zeDeviceGetGlobalTimestamps_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetGlobalTimestamps, __ATOMIC_ACQUIRE);
+/* zeDeviceGetStatus: level_zero/ze_api.h */
+ze_result_t zeDeviceGetStatus(ze_device_handle_t hDevice) {
+  ze_zeDeviceGetStatus_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetStatus, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice);
+  }
+  return ze_traced_zeDeviceGetStatus(tracer_real, __builtin_return_address(0), hDevice);
+}
+
+/* zeDeviceGetGlobalTimestamps, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTimestamps_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         ze_device_handle_t hDevice,
+                                                         uint64_t *hostTimestamp,
+                                                         uint64_t *deviceTimestamp) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetGlobalTimestamps_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetGlobalTimestamps", (void **)&ze_real.zeDeviceGetGlobalTimestamps);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, hostTimestamp, deviceTimestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
@@ -2096,19 +2429,35 @@ ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *ho
   return tracer_args.tracer_result;
 }
 
-/* zeContextCreate: level_zero/ze_api.h */
-ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
-                            ze_context_handle_t *phContext) {
-  ze_zeContextCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeContextCreate, __ATOMIC_ACQUIRE);
+/* zeDeviceGetGlobalTimestamps: level_zero/ze_api.h */
+ze_result_t zeDeviceGetGlobalTimestamps(ze_device_handle_t hDevice, uint64_t *hostTimestamp,
+                                        uint64_t *deviceTimestamp) {
+  ze_zeDeviceGetGlobalTimestamps_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetGlobalTimestamps, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, hostTimestamp, deviceTimestamp);
+  }
+  return ze_traced_zeDeviceGetGlobalTimestamps(tracer_real, __builtin_return_address(0), hDevice,
+                                               hostTimestamp, deviceTimestamp);
+}
+
+/* zeContextCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real,
+                                             const void *tracer_caller, ze_driver_handle_t hDriver,
+                                             const ze_context_desc_t *desc,
+                                             ze_context_handle_t *phContext) {
   if (!tracer_real)
     tracer_real = (ze_zeContextCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextCreate", (void **)&ze_real.zeContextCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
@@ -2161,20 +2510,37 @@ ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t 
   return tracer_args.tracer_result;
 }
 
-/* zeContextCreateEx: level_zero/ze_api.h */
-ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
-                              uint32_t numDevices, ze_device_handle_t *phDevices,
-                              ze_context_handle_t *phContext) {
-  ze_zeContextCreateEx_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeContextCreateEx, __ATOMIC_ACQUIRE);
+/* zeContextCreate: level_zero/ze_api.h */
+ze_result_t zeContextCreate(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
+                            ze_context_handle_t *phContext) {
+  ze_zeContextCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeContextCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDriver, desc, phContext);
+  }
+  return ze_traced_zeContextCreate(tracer_real, __builtin_return_address(0), hDriver, desc,
+                                   phContext);
+}
+
+/* zeContextCreateEx, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               ze_driver_handle_t hDriver,
+                                               const ze_context_desc_t *desc, uint32_t numDevices,
+                                               ze_device_handle_t *phDevices,
+                                               ze_context_handle_t *phContext) {
   if (!tracer_real)
     tracer_real = (ze_zeContextCreateEx_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextCreateEx", (void **)&ze_real.zeContextCreateEx);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, numDevices, phDevices, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
@@ -2232,18 +2598,35 @@ ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_
   return tracer_args.tracer_result;
 }
 
-/* zeContextDestroy: level_zero/ze_api.h */
-ze_result_t zeContextDestroy(ze_context_handle_t hContext) {
-  ze_zeContextDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeContextDestroy, __ATOMIC_ACQUIRE);
+/* zeContextCreateEx: level_zero/ze_api.h */
+ze_result_t zeContextCreateEx(ze_driver_handle_t hDriver, const ze_context_desc_t *desc,
+                              uint32_t numDevices, ze_device_handle_t *phDevices,
+                              ze_context_handle_t *phContext) {
+  ze_zeContextCreateEx_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeContextCreateEx, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDriver, desc, numDevices, phDevices, phContext);
+  }
+  return ze_traced_zeContextCreateEx(tracer_real, __builtin_return_address(0), hDriver, desc,
+                                     numDevices, phDevices, phContext);
+}
+
+/* zeContextDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeContextDestroy(ze_zeContextDestroy_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              ze_context_handle_t hContext) {
   if (!tracer_real)
     tracer_real = (ze_zeContextDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextDestroy", (void **)&ze_real.zeContextDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext);
   }
   ze_depth++;
@@ -2273,18 +2656,32 @@ ze_result_t zeContextDestroy(ze_context_handle_t hContext) {
   return tracer_args.tracer_result;
 }
 
-/* zeContextGetStatus: level_zero/ze_api.h */
-ze_result_t zeContextGetStatus(ze_context_handle_t hContext) {
-  ze_zeContextGetStatus_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeContextGetStatus, __ATOMIC_ACQUIRE);
+/* zeContextDestroy: level_zero/ze_api.h */
+ze_result_t zeContextDestroy(ze_context_handle_t hContext) {
+  ze_zeContextDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeContextDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext);
+  }
+  return ze_traced_zeContextDestroy(tracer_real, __builtin_return_address(0), hContext);
+}
+
+/* zeContextGetStatus, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                ze_context_handle_t hContext) {
   if (!tracer_real)
     tracer_real = (ze_zeContextGetStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextGetStatus", (void **)&ze_real.zeContextGetStatus);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
@@ -2331,20 +2728,35 @@ ze_result_t zeContextGetStatus(ze_context_handle_t hContext) {
   return tracer_args.tracer_result;
 }
 
-/* zeCommandQueueCreate: level_zero/ze_api.h */
-ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                 const ze_command_queue_desc_t *desc,
-                                 ze_command_queue_handle_t *phCommandQueue) {
-  ze_zeCommandQueueCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandQueueCreate, __ATOMIC_ACQUIRE);
+/* zeContextGetStatus: level_zero/ze_api.h */
+ze_result_t zeContextGetStatus(ze_context_handle_t hContext) {
+  ze_zeContextGetStatus_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeContextGetStatus, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext);
+  }
+  return ze_traced_zeContextGetStatus(tracer_real, __builtin_return_address(0), hContext);
+}
+
+/* zeCommandQueueCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  ze_context_handle_t hContext,
+                                                  ze_device_handle_t hDevice,
+                                                  const ze_command_queue_desc_t *desc,
+                                                  ze_command_queue_handle_t *phCommandQueue) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueCreate", (void **)&ze_real.zeCommandQueueCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
@@ -2399,18 +2811,35 @@ ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_
   return tracer_args.tracer_result;
 }
 
-/* zeCommandQueueDestroy: level_zero/ze_api.h */
-ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
-  ze_zeCommandQueueDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandQueueDestroy, __ATOMIC_ACQUIRE);
+/* zeCommandQueueCreate: level_zero/ze_api.h */
+ze_result_t zeCommandQueueCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                 const ze_command_queue_desc_t *desc,
+                                 ze_command_queue_handle_t *phCommandQueue) {
+  ze_zeCommandQueueCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandQueueCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, desc, phCommandQueue);
+  }
+  return ze_traced_zeCommandQueueCreate(tracer_real, __builtin_return_address(0), hContext, hDevice,
+                                        desc, phCommandQueue);
+}
+
+/* zeCommandQueueDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   ze_command_queue_handle_t hCommandQueue) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueDestroy", (void **)&ze_real.zeCommandQueueDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
@@ -2457,21 +2886,35 @@ ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
   return tracer_args.tracer_result;
 }
 
-/* zeCommandQueueExecuteCommandLists: level_zero/ze_api.h */
-ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommandQueue,
-                                              uint32_t numCommandLists,
-                                              ze_command_list_handle_t *phCommandLists,
-                                              ze_fence_handle_t hFence) {
-  ze_zeCommandQueueExecuteCommandLists_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandQueueExecuteCommandLists, __ATOMIC_ACQUIRE);
+/* zeCommandQueueDestroy: level_zero/ze_api.h */
+ze_result_t zeCommandQueueDestroy(ze_command_queue_handle_t hCommandQueue) {
+  ze_zeCommandQueueDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandQueueDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandQueue);
+  }
+  return ze_traced_zeCommandQueueDestroy(tracer_real, __builtin_return_address(0), hCommandQueue);
+}
+
+/* zeCommandQueueExecuteCommandLists, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandQueueExecuteCommandLists(ze_zeCommandQueueExecuteCommandLists_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               ze_command_queue_handle_t hCommandQueue,
+                                                               uint32_t numCommandLists,
+                                                               ze_command_list_handle_t *phCommandLists,
+                                                               ze_fence_handle_t hFence) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueExecuteCommandLists_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueExecuteCommandLists", (void **)&ze_real.zeCommandQueueExecuteCommandLists);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, numCommandLists, phCommandLists, hFence);
   }
   ze_depth++;
@@ -2508,18 +2951,38 @@ ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommand
   return tracer_args.tracer_result;
 }
 
-/* zeCommandQueueSynchronize: level_zero/ze_api.h */
-ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, uint64_t timeout) {
-  ze_zeCommandQueueSynchronize_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandQueueSynchronize, __ATOMIC_ACQUIRE);
+/* zeCommandQueueExecuteCommandLists: level_zero/ze_api.h */
+ze_result_t zeCommandQueueExecuteCommandLists(ze_command_queue_handle_t hCommandQueue,
+                                              uint32_t numCommandLists,
+                                              ze_command_list_handle_t *phCommandLists,
+                                              ze_fence_handle_t hFence) {
+  ze_zeCommandQueueExecuteCommandLists_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandQueueExecuteCommandLists, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandQueue, numCommandLists, phCommandLists, hFence);
+  }
+  return ze_traced_zeCommandQueueExecuteCommandLists(tracer_real, __builtin_return_address(0),
+                                                     hCommandQueue, numCommandLists, phCommandLists,
+                                                     hFence);
+}
+
+/* zeCommandQueueSynchronize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandQueueSynchronize(ze_zeCommandQueueSynchronize_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_command_queue_handle_t hCommandQueue,
+                                                       uint64_t timeout) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandQueueSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueSynchronize", (void **)&ze_real.zeCommandQueueSynchronize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, timeout);
   }
   ze_depth++;
@@ -2551,20 +3014,36 @@ ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, u
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListCreate: level_zero/ze_api.h */
-ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                const ze_command_list_desc_t *desc,
-                                ze_command_list_handle_t *phCommandList) {
-  ze_zeCommandListCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListCreate, __ATOMIC_ACQUIRE);
+/* zeCommandQueueSynchronize: level_zero/ze_api.h */
+ze_result_t zeCommandQueueSynchronize(ze_command_queue_handle_t hCommandQueue, uint64_t timeout) {
+  ze_zeCommandQueueSynchronize_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandQueueSynchronize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandQueue, timeout);
+  }
+  return ze_traced_zeCommandQueueSynchronize(tracer_real, __builtin_return_address(0),
+                                             hCommandQueue, timeout);
+}
+
+/* zeCommandListCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListCreate(ze_zeCommandListCreate_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 ze_context_handle_t hContext,
+                                                 ze_device_handle_t hDevice,
+                                                 const ze_command_list_desc_t *desc,
+                                                 ze_command_list_handle_t *phCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListCreate", (void **)&ze_real.zeCommandListCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phCommandList);
   }
   ze_depth++;
@@ -2602,20 +3081,38 @@ ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListCreateImmediate: level_zero/ze_api.h */
-ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                         const ze_command_queue_desc_t *altdesc,
-                                         ze_command_list_handle_t *phCommandList) {
-  ze_zeCommandListCreateImmediate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListCreateImmediate, __ATOMIC_ACQUIRE);
+/* zeCommandListCreate: level_zero/ze_api.h */
+ze_result_t zeCommandListCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                const ze_command_list_desc_t *desc,
+                                ze_command_list_handle_t *phCommandList) {
+  ze_zeCommandListCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, desc, phCommandList);
+  }
+  return ze_traced_zeCommandListCreate(tracer_real, __builtin_return_address(0), hContext, hDevice,
+                                       desc, phCommandList);
+}
+
+/* zeCommandListCreateImmediate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListCreateImmediate(ze_zeCommandListCreateImmediate_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          ze_context_handle_t hContext,
+                                                          ze_device_handle_t hDevice,
+                                                          const ze_command_queue_desc_t *altdesc,
+                                                          ze_command_list_handle_t *phCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListCreateImmediate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListCreateImmediate", (void **)&ze_real.zeCommandListCreateImmediate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, altdesc, phCommandList);
   }
   ze_depth++;
@@ -2653,18 +3150,35 @@ ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListDestroy: level_zero/ze_api.h */
-ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
-  ze_zeCommandListDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListDestroy, __ATOMIC_ACQUIRE);
+/* zeCommandListCreateImmediate: level_zero/ze_api.h */
+ze_result_t zeCommandListCreateImmediate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                         const ze_command_queue_desc_t *altdesc,
+                                         ze_command_list_handle_t *phCommandList) {
+  ze_zeCommandListCreateImmediate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListCreateImmediate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, altdesc, phCommandList);
+  }
+  return ze_traced_zeCommandListCreateImmediate(tracer_real, __builtin_return_address(0), hContext,
+                                                hDevice, altdesc, phCommandList);
+}
+
+/* zeCommandListDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListDestroy(ze_zeCommandListDestroy_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  ze_command_list_handle_t hCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListDestroy", (void **)&ze_real.zeCommandListDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -2694,18 +3208,32 @@ ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListClose: level_zero/ze_api.h */
-ze_result_t zeCommandListClose(ze_command_list_handle_t hCommandList) {
-  ze_zeCommandListClose_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListClose, __ATOMIC_ACQUIRE);
+/* zeCommandListDestroy: level_zero/ze_api.h */
+ze_result_t zeCommandListDestroy(ze_command_list_handle_t hCommandList) {
+  ze_zeCommandListDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList);
+  }
+  return ze_traced_zeCommandListDestroy(tracer_real, __builtin_return_address(0), hCommandList);
+}
+
+/* zeCommandListClose, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                ze_command_list_handle_t hCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListClose_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListClose", (void **)&ze_real.zeCommandListClose);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
@@ -2752,18 +3280,32 @@ ze_result_t zeCommandListClose(ze_command_list_handle_t hCommandList) {
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListReset: level_zero/ze_api.h */
-ze_result_t zeCommandListReset(ze_command_list_handle_t hCommandList) {
-  ze_zeCommandListReset_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListReset, __ATOMIC_ACQUIRE);
+/* zeCommandListClose: level_zero/ze_api.h */
+ze_result_t zeCommandListClose(ze_command_list_handle_t hCommandList) {
+  ze_zeCommandListClose_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListClose, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList);
+  }
+  return ze_traced_zeCommandListClose(tracer_real, __builtin_return_address(0), hCommandList);
+}
+
+/* zeCommandListReset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListReset(ze_zeCommandListReset_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                ze_command_list_handle_t hCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListReset", (void **)&ze_real.zeCommandListReset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -2793,22 +3335,36 @@ ze_result_t zeCommandListReset(ze_command_list_handle_t hCommandList) {
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendWriteGlobalTimestamp: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCommandList,
-                                                    uint64_t *dstptr,
-                                                    ze_event_handle_t hSignalEvent,
-                                                    uint32_t numWaitEvents,
-                                                    ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendWriteGlobalTimestamp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendWriteGlobalTimestamp, __ATOMIC_ACQUIRE);
+/* zeCommandListReset: level_zero/ze_api.h */
+ze_result_t zeCommandListReset(ze_command_list_handle_t hCommandList) {
+  ze_zeCommandListReset_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListReset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList);
+  }
+  return ze_traced_zeCommandListReset(tracer_real, __builtin_return_address(0), hCommandList);
+}
+
+/* zeCommandListAppendWriteGlobalTimestamp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendWriteGlobalTimestamp(ze_zeCommandListAppendWriteGlobalTimestamp_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     ze_command_list_handle_t hCommandList,
+                                                                     uint64_t *dstptr,
+                                                                     ze_event_handle_t hSignalEvent,
+                                                                     uint32_t numWaitEvents,
+                                                                     ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendWriteGlobalTimestamp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendWriteGlobalTimestamp", (void **)&ze_real.zeCommandListAppendWriteGlobalTimestamp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
@@ -2866,20 +3422,41 @@ ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCo
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendBarrier: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
-                                       ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-                                       ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendBarrier_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendBarrier, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendWriteGlobalTimestamp: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendWriteGlobalTimestamp(ze_command_list_handle_t hCommandList,
+                                                    uint64_t *dstptr,
+                                                    ze_event_handle_t hSignalEvent,
+                                                    uint32_t numWaitEvents,
+                                                    ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendWriteGlobalTimestamp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendWriteGlobalTimestamp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendWriteGlobalTimestamp(tracer_real, __builtin_return_address(0),
+                                                           hCommandList, dstptr, hSignalEvent,
+                                                           numWaitEvents, phWaitEvents);
+}
+
+/* zeCommandListAppendBarrier, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendBarrier(ze_zeCommandListAppendBarrier_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_command_list_handle_t hCommandList,
+                                                        ze_event_handle_t hSignalEvent,
+                                                        uint32_t numWaitEvents,
+                                                        ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendBarrier", (void **)&ze_real.zeCommandListAppendBarrier);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
@@ -2933,23 +3510,42 @@ ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendMemoryRangesBarrier: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCommandList,
-                                                   uint32_t numRanges, const size_t *pRangeSizes,
-                                                   const void **pRanges,
-                                                   ze_event_handle_t hSignalEvent,
-                                                   uint32_t numWaitEvents,
-                                                   ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendMemoryRangesBarrier_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendMemoryRangesBarrier, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendBarrier: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendBarrier(ze_command_list_handle_t hCommandList,
+                                       ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                       ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendBarrier_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendBarrier, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendBarrier(tracer_real, __builtin_return_address(0),
+                                              hCommandList, hSignalEvent, numWaitEvents,
+                                              phWaitEvents);
+}
+
+/* zeCommandListAppendMemoryRangesBarrier, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendMemoryRangesBarrier(ze_zeCommandListAppendMemoryRangesBarrier_fn *tracer_real,
+                                                                    const void *tracer_caller,
+                                                                    ze_command_list_handle_t hCommandList,
+                                                                    uint32_t numRanges,
+                                                                    const size_t *pRangeSizes,
+                                                                    const void **pRanges,
+                                                                    ze_event_handle_t hSignalEvent,
+                                                                    uint32_t numWaitEvents,
+                                                                    ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryRangesBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryRangesBarrier", (void **)&ze_real.zeCommandListAppendMemoryRangesBarrier);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numRanges, pRangeSizes, pRanges, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3013,18 +3609,42 @@ ze_result_t zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCom
   return tracer_args.tracer_result;
 }
 
-/* zeContextSystemBarrier: level_zero/ze_api.h */
-ze_result_t zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handle_t hDevice) {
-  ze_zeContextSystemBarrier_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeContextSystemBarrier, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendMemoryRangesBarrier: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendMemoryRangesBarrier(ze_command_list_handle_t hCommandList,
+                                                   uint32_t numRanges, const size_t *pRangeSizes,
+                                                   const void **pRanges,
+                                                   ze_event_handle_t hSignalEvent,
+                                                   uint32_t numWaitEvents,
+                                                   ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendMemoryRangesBarrier_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendMemoryRangesBarrier, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, numRanges, pRangeSizes, pRanges, hSignalEvent, numWaitEvents,
+                       phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendMemoryRangesBarrier(tracer_real, __builtin_return_address(0),
+                                                          hCommandList, numRanges, pRangeSizes,
+                                                          pRanges, hSignalEvent, numWaitEvents,
+                                                          phWaitEvents);
+}
+
+/* zeContextSystemBarrier, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    ze_context_handle_t hContext,
+                                                    ze_device_handle_t hDevice) {
   if (!tracer_real)
     tracer_real = (ze_zeContextSystemBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextSystemBarrier", (void **)&ze_real.zeContextSystemBarrier);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
@@ -3073,21 +3693,38 @@ ze_result_t zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handl
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendMemoryCopy: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList, void *dstptr,
-                                          const void *srcptr, size_t size,
-                                          ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-                                          ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendMemoryCopy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendMemoryCopy, __ATOMIC_ACQUIRE);
+/* zeContextSystemBarrier: level_zero/ze_api.h */
+ze_result_t zeContextSystemBarrier(ze_context_handle_t hContext, ze_device_handle_t hDevice) {
+  ze_zeContextSystemBarrier_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeContextSystemBarrier, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice);
+  }
+  return ze_traced_zeContextSystemBarrier(tracer_real, __builtin_return_address(0), hContext,
+                                          hDevice);
+}
+
+/* zeCommandListAppendMemoryCopy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendMemoryCopy(ze_zeCommandListAppendMemoryCopy_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           ze_command_list_handle_t hCommandList,
+                                                           void *dstptr, const void *srcptr,
+                                                           size_t size,
+                                                           ze_event_handle_t hSignalEvent,
+                                                           uint32_t numWaitEvents,
+                                                           ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryCopy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopy", (void **)&ze_real.zeCommandListAppendMemoryCopy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3144,21 +3781,43 @@ ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList,
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendMemoryFill: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr,
-                                          const void *pattern, size_t pattern_size, size_t size,
+/* zeCommandListAppendMemoryCopy: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendMemoryCopy(ze_command_list_handle_t hCommandList, void *dstptr,
+                                          const void *srcptr, size_t size,
                                           ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
                                           ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendMemoryFill_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendMemoryFill, __ATOMIC_ACQUIRE);
+  ze_zeCommandListAppendMemoryCopy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendMemoryCopy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents,
+                       phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendMemoryCopy(tracer_real, __builtin_return_address(0),
+                                                 hCommandList, dstptr, srcptr, size, hSignalEvent,
+                                                 numWaitEvents, phWaitEvents);
+}
+
+/* zeCommandListAppendMemoryFill, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendMemoryFill(ze_zeCommandListAppendMemoryFill_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           ze_command_list_handle_t hCommandList,
+                                                           void *ptr, const void *pattern,
+                                                           size_t pattern_size, size_t size,
+                                                           ze_event_handle_t hSignalEvent,
+                                                           uint32_t numWaitEvents,
+                                                           ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryFill_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryFill", (void **)&ze_real.zeCommandListAppendMemoryFill);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3216,26 +3875,49 @@ ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList,
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendMemoryCopyRegion: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void *dstptr,
-                                                const ze_copy_region_t *dstRegion,
-                                                uint32_t dstPitch, uint32_t dstSlicePitch,
-                                                const void *srcptr,
-                                                const ze_copy_region_t *srcRegion,
-                                                uint32_t srcPitch, uint32_t srcSlicePitch,
-                                                ze_event_handle_t hSignalEvent,
-                                                uint32_t numWaitEvents,
-                                                ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendMemoryCopyRegion_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendMemoryCopyRegion, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendMemoryFill: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendMemoryFill(ze_command_list_handle_t hCommandList, void *ptr,
+                                          const void *pattern, size_t pattern_size, size_t size,
+                                          ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                          ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendMemoryFill_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendMemoryFill, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
+                       phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendMemoryFill(tracer_real, __builtin_return_address(0),
+                                                 hCommandList, ptr, pattern, pattern_size, size,
+                                                 hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+/* zeCommandListAppendMemoryCopyRegion, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendMemoryCopyRegion(ze_zeCommandListAppendMemoryCopyRegion_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 ze_command_list_handle_t hCommandList,
+                                                                 void *dstptr,
+                                                                 const ze_copy_region_t *dstRegion,
+                                                                 uint32_t dstPitch,
+                                                                 uint32_t dstSlicePitch,
+                                                                 const void *srcptr,
+                                                                 const ze_copy_region_t *srcRegion,
+                                                                 uint32_t srcPitch,
+                                                                 uint32_t srcSlicePitch,
+                                                                 ze_event_handle_t hSignalEvent,
+                                                                 uint32_t numWaitEvents,
+                                                                 ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryCopyRegion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopyRegion", (void **)&ze_real.zeCommandListAppendMemoryCopyRegion);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, dstRegion, dstPitch, dstSlicePitch, srcptr, srcRegion,
                        srcPitch, srcSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -3303,23 +3985,52 @@ ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hComman
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendMemoryCopyFromContext: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hCommandList,
-                                                     void *dstptr, ze_context_handle_t hContextSrc,
-                                                     const void *srcptr, size_t size,
-                                                     ze_event_handle_t hSignalEvent,
-                                                     uint32_t numWaitEvents,
-                                                     ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendMemoryCopyFromContext_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendMemoryCopyFromContext, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendMemoryCopyRegion: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendMemoryCopyRegion(ze_command_list_handle_t hCommandList, void *dstptr,
+                                                const ze_copy_region_t *dstRegion,
+                                                uint32_t dstPitch, uint32_t dstSlicePitch,
+                                                const void *srcptr,
+                                                const ze_copy_region_t *srcRegion,
+                                                uint32_t srcPitch, uint32_t srcSlicePitch,
+                                                ze_event_handle_t hSignalEvent,
+                                                uint32_t numWaitEvents,
+                                                ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendMemoryCopyRegion_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendMemoryCopyRegion, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, dstptr, dstRegion, dstPitch, dstSlicePitch, srcptr, srcRegion,
+                       srcPitch, srcSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendMemoryCopyRegion(tracer_real, __builtin_return_address(0),
+                                                       hCommandList, dstptr, dstRegion, dstPitch,
+                                                       dstSlicePitch, srcptr, srcRegion, srcPitch,
+                                                       srcSlicePitch, hSignalEvent, numWaitEvents,
+                                                       phWaitEvents);
+}
+
+/* zeCommandListAppendMemoryCopyFromContext, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendMemoryCopyFromContext(ze_zeCommandListAppendMemoryCopyFromContext_fn *tracer_real,
+                                                                      const void *tracer_caller,
+                                                                      ze_command_list_handle_t hCommandList,
+                                                                      void *dstptr,
+                                                                      ze_context_handle_t hContextSrc,
+                                                                      const void *srcptr,
+                                                                      size_t size,
+                                                                      ze_event_handle_t hSignalEvent,
+                                                                      uint32_t numWaitEvents,
+                                                                      ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryCopyFromContext_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopyFromContext", (void **)&ze_real.zeCommandListAppendMemoryCopyFromContext);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hContextSrc, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3377,21 +4088,47 @@ ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hC
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendImageCopy: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
-                                         ze_image_handle_t hDstImage, ze_image_handle_t hSrcImage,
-                                         ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-                                         ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendImageCopy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendImageCopy, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendMemoryCopyFromContext: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendMemoryCopyFromContext(ze_command_list_handle_t hCommandList,
+                                                     void *dstptr, ze_context_handle_t hContextSrc,
+                                                     const void *srcptr, size_t size,
+                                                     ze_event_handle_t hSignalEvent,
+                                                     uint32_t numWaitEvents,
+                                                     ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendMemoryCopyFromContext_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendMemoryCopyFromContext, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, dstptr, hContextSrc, srcptr, size, hSignalEvent, numWaitEvents,
+                       phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendMemoryCopyFromContext(tracer_real,
+                                                            __builtin_return_address(0),
+                                                            hCommandList, dstptr, hContextSrc,
+                                                            srcptr, size, hSignalEvent,
+                                                            numWaitEvents, phWaitEvents);
+}
+
+/* zeCommandListAppendImageCopy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendImageCopy(ze_zeCommandListAppendImageCopy_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          ze_command_list_handle_t hCommandList,
+                                                          ze_image_handle_t hDstImage,
+                                                          ze_image_handle_t hSrcImage,
+                                                          ze_event_handle_t hSignalEvent,
+                                                          uint32_t numWaitEvents,
+                                                          ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopy", (void **)&ze_real.zeCommandListAppendImageCopy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3452,25 +4189,45 @@ ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendImageCopyRegion: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommandList,
-                                               ze_image_handle_t hDstImage,
-                                               ze_image_handle_t hSrcImage,
-                                               const ze_image_region_t *pDstRegion,
-                                               const ze_image_region_t *pSrcRegion,
-                                               ze_event_handle_t hSignalEvent,
-                                               uint32_t numWaitEvents,
-                                               ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendImageCopyRegion_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendImageCopyRegion, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendImageCopy: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendImageCopy(ze_command_list_handle_t hCommandList,
+                                         ze_image_handle_t hDstImage, ze_image_handle_t hSrcImage,
+                                         ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                         ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendImageCopy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendImageCopy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents,
+                       phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendImageCopy(tracer_real, __builtin_return_address(0),
+                                                hCommandList, hDstImage, hSrcImage, hSignalEvent,
+                                                numWaitEvents, phWaitEvents);
+}
+
+/* zeCommandListAppendImageCopyRegion, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendImageCopyRegion(ze_zeCommandListAppendImageCopyRegion_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                ze_command_list_handle_t hCommandList,
+                                                                ze_image_handle_t hDstImage,
+                                                                ze_image_handle_t hSrcImage,
+                                                                const ze_image_region_t *pDstRegion,
+                                                                const ze_image_region_t *pSrcRegion,
+                                                                ze_event_handle_t hSignalEvent,
+                                                                uint32_t numWaitEvents,
+                                                                ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyRegion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyRegion", (void **)&ze_real.zeCommandListAppendImageCopyRegion);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -3536,23 +4293,49 @@ ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommand
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendImageCopyToMemory: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hCommandList,
-                                                 void *dstptr, ze_image_handle_t hSrcImage,
-                                                 const ze_image_region_t *pSrcRegion,
-                                                 ze_event_handle_t hSignalEvent,
-                                                 uint32_t numWaitEvents,
-                                                 ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendImageCopyToMemory_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendImageCopyToMemory, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendImageCopyRegion: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendImageCopyRegion(ze_command_list_handle_t hCommandList,
+                                               ze_image_handle_t hDstImage,
+                                               ze_image_handle_t hSrcImage,
+                                               const ze_image_region_t *pDstRegion,
+                                               const ze_image_region_t *pSrcRegion,
+                                               ze_event_handle_t hSignalEvent,
+                                               uint32_t numWaitEvents,
+                                               ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendImageCopyRegion_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendImageCopyRegion, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion, hSignalEvent,
+                       numWaitEvents, phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendImageCopyRegion(tracer_real, __builtin_return_address(0),
+                                                      hCommandList, hDstImage, hSrcImage,
+                                                      pDstRegion, pSrcRegion, hSignalEvent,
+                                                      numWaitEvents, phWaitEvents);
+}
+
+/* zeCommandListAppendImageCopyToMemory, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemory(ze_zeCommandListAppendImageCopyToMemory_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  ze_command_list_handle_t hCommandList,
+                                                                  void *dstptr,
+                                                                  ze_image_handle_t hSrcImage,
+                                                                  const ze_image_region_t *pSrcRegion,
+                                                                  ze_event_handle_t hSignalEvent,
+                                                                  uint32_t numWaitEvents,
+                                                                  ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyToMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyToMemory", (void **)&ze_real.zeCommandListAppendImageCopyToMemory);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3616,23 +4399,46 @@ ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hComma
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendImageCopyFromMemory: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCommandList,
-                                                   ze_image_handle_t hDstImage, const void *srcptr,
-                                                   const ze_image_region_t *pDstRegion,
-                                                   ze_event_handle_t hSignalEvent,
-                                                   uint32_t numWaitEvents,
-                                                   ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendImageCopyFromMemory_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendImageCopyFromMemory, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendImageCopyToMemory: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendImageCopyToMemory(ze_command_list_handle_t hCommandList,
+                                                 void *dstptr, ze_image_handle_t hSrcImage,
+                                                 const ze_image_region_t *pSrcRegion,
+                                                 ze_event_handle_t hSignalEvent,
+                                                 uint32_t numWaitEvents,
+                                                 ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendImageCopyToMemory_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendImageCopyToMemory, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, hSignalEvent, numWaitEvents,
+                       phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendImageCopyToMemory(tracer_real, __builtin_return_address(0),
+                                                        hCommandList, dstptr, hSrcImage, pSrcRegion,
+                                                        hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+/* zeCommandListAppendImageCopyFromMemory, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemory(ze_zeCommandListAppendImageCopyFromMemory_fn *tracer_real,
+                                                                    const void *tracer_caller,
+                                                                    ze_command_list_handle_t hCommandList,
+                                                                    ze_image_handle_t hDstImage,
+                                                                    const void *srcptr,
+                                                                    const ze_image_region_t *pDstRegion,
+                                                                    ze_event_handle_t hSignalEvent,
+                                                                    uint32_t numWaitEvents,
+                                                                    ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyFromMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyFromMemory", (void **)&ze_real.zeCommandListAppendImageCopyFromMemory);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3696,19 +4502,42 @@ ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCom
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendMemoryPrefetch: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandList,
-                                              const void *ptr, size_t size) {
-  ze_zeCommandListAppendMemoryPrefetch_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendMemoryPrefetch, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendImageCopyFromMemory: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendImageCopyFromMemory(ze_command_list_handle_t hCommandList,
+                                                   ze_image_handle_t hDstImage, const void *srcptr,
+                                                   const ze_image_region_t *pDstRegion,
+                                                   ze_event_handle_t hSignalEvent,
+                                                   uint32_t numWaitEvents,
+                                                   ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendImageCopyFromMemory_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendImageCopyFromMemory, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, hSignalEvent, numWaitEvents,
+                       phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendImageCopyFromMemory(tracer_real, __builtin_return_address(0),
+                                                          hCommandList, hDstImage, srcptr,
+                                                          pDstRegion, hSignalEvent, numWaitEvents,
+                                                          phWaitEvents);
+}
+
+/* zeCommandListAppendMemoryPrefetch, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendMemoryPrefetch(ze_zeCommandListAppendMemoryPrefetch_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               ze_command_list_handle_t hCommandList,
+                                                               const void *ptr, size_t size) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemoryPrefetch_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryPrefetch", (void **)&ze_real.zeCommandListAppendMemoryPrefetch);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
@@ -3760,20 +4589,37 @@ ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandL
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendMemAdvise: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
-                                         ze_device_handle_t hDevice, const void *ptr, size_t size,
-                                         ze_memory_advice_t advice) {
-  ze_zeCommandListAppendMemAdvise_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendMemAdvise, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendMemoryPrefetch: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendMemoryPrefetch(ze_command_list_handle_t hCommandList,
+                                              const void *ptr, size_t size) {
+  ze_zeCommandListAppendMemoryPrefetch_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendMemoryPrefetch, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, ptr, size);
+  }
+  return ze_traced_zeCommandListAppendMemoryPrefetch(tracer_real, __builtin_return_address(0),
+                                                     hCommandList, ptr, size);
+}
+
+/* zeCommandListAppendMemAdvise, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendMemAdvise(ze_zeCommandListAppendMemAdvise_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          ze_command_list_handle_t hCommandList,
+                                                          ze_device_handle_t hDevice,
+                                                          const void *ptr, size_t size,
+                                                          ze_memory_advice_t advice) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendMemAdvise_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemAdvise", (void **)&ze_real.zeCommandListAppendMemAdvise);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDevice, ptr, size, advice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
@@ -3829,20 +4675,38 @@ ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
   return tracer_args.tracer_result;
 }
 
-/* zeEventPoolCreate: level_zero/ze_api.h */
-ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_desc_t *desc,
-                              uint32_t numDevices, ze_device_handle_t *phDevices,
-                              ze_event_pool_handle_t *phEventPool) {
-  ze_zeEventPoolCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventPoolCreate, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendMemAdvise: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendMemAdvise(ze_command_list_handle_t hCommandList,
+                                         ze_device_handle_t hDevice, const void *ptr, size_t size,
+                                         ze_memory_advice_t advice) {
+  ze_zeCommandListAppendMemAdvise_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendMemAdvise, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hDevice, ptr, size, advice);
+  }
+  return ze_traced_zeCommandListAppendMemAdvise(tracer_real, __builtin_return_address(0),
+                                                hCommandList, hDevice, ptr, size, advice);
+}
+
+/* zeEventPoolCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventPoolCreate(ze_zeEventPoolCreate_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               ze_context_handle_t hContext,
+                                               const ze_event_pool_desc_t *desc,
+                                               uint32_t numDevices, ze_device_handle_t *phDevices,
+                                               ze_event_pool_handle_t *phEventPool) {
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolCreate", (void **)&ze_real.zeEventPoolCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, desc, numDevices, phDevices, phEventPool);
   }
   ze_depth++;
@@ -3883,18 +4747,35 @@ ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_
   return tracer_args.tracer_result;
 }
 
-/* zeEventPoolDestroy: level_zero/ze_api.h */
-ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
-  ze_zeEventPoolDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventPoolDestroy, __ATOMIC_ACQUIRE);
+/* zeEventPoolCreate: level_zero/ze_api.h */
+ze_result_t zeEventPoolCreate(ze_context_handle_t hContext, const ze_event_pool_desc_t *desc,
+                              uint32_t numDevices, ze_device_handle_t *phDevices,
+                              ze_event_pool_handle_t *phEventPool) {
+  ze_zeEventPoolCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventPoolCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, desc, numDevices, phDevices, phEventPool);
+  }
+  return ze_traced_zeEventPoolCreate(tracer_real, __builtin_return_address(0), hContext, desc,
+                                     numDevices, phDevices, phEventPool);
+}
+
+/* zeEventPoolDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                ze_event_pool_handle_t hEventPool) {
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolDestroy", (void **)&ze_real.zeEventPoolDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
@@ -3941,19 +4822,33 @@ ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
   return tracer_args.tracer_result;
 }
 
-/* zeEventCreate: level_zero/ze_api.h */
-ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
-                          ze_event_handle_t *phEvent) {
-  ze_zeEventCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventCreate, __ATOMIC_ACQUIRE);
+/* zeEventPoolDestroy: level_zero/ze_api.h */
+ze_result_t zeEventPoolDestroy(ze_event_pool_handle_t hEventPool) {
+  ze_zeEventPoolDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventPoolDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEventPool);
+  }
+  return ze_traced_zeEventPoolDestroy(tracer_real, __builtin_return_address(0), hEventPool);
+}
+
+/* zeEventCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real,
+                                           const void *tracer_caller,
+                                           ze_event_pool_handle_t hEventPool,
+                                           const ze_event_desc_t *desc, ze_event_handle_t *phEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventCreate", (void **)&ze_real.zeEventCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool, desc, phEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
@@ -4006,18 +4901,33 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc
   return tracer_args.tracer_result;
 }
 
-/* zeEventDestroy: level_zero/ze_api.h */
-ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
-  ze_zeEventDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventDestroy, __ATOMIC_ACQUIRE);
+/* zeEventCreate: level_zero/ze_api.h */
+ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc_t *desc,
+                          ze_event_handle_t *phEvent) {
+  ze_zeEventCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEventPool, desc, phEvent);
+  }
+  return ze_traced_zeEventCreate(tracer_real, __builtin_return_address(0), hEventPool, desc,
+                                 phEvent);
+}
+
+/* zeEventDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real,
+                                            const void *tracer_caller, ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventDestroy", (void **)&ze_real.zeEventDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
@@ -4064,19 +4974,33 @@ ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
   return tracer_args.tracer_result;
 }
 
-/* zeEventPoolGetIpcHandle: level_zero/ze_api.h */
-ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool,
-                                    ze_ipc_event_pool_handle_t *phIpc) {
-  ze_zeEventPoolGetIpcHandle_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventPoolGetIpcHandle, __ATOMIC_ACQUIRE);
+/* zeEventDestroy: level_zero/ze_api.h */
+ze_result_t zeEventDestroy(ze_event_handle_t hEvent) {
+  ze_zeEventDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEvent);
+  }
+  return ze_traced_zeEventDestroy(tracer_real, __builtin_return_address(0), hEvent);
+}
+
+/* zeEventPoolGetIpcHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     ze_event_pool_handle_t hEventPool,
+                                                     ze_ipc_event_pool_handle_t *phIpc) {
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolGetIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolGetIpcHandle", (void **)&ze_real.zeEventPoolGetIpcHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool, phIpc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
@@ -4125,19 +5049,36 @@ ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool,
   return tracer_args.tracer_result;
 }
 
-/* zeEventPoolOpenIpcHandle: level_zero/ze_api.h */
-ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_pool_handle_t hIpc,
-                                     ze_event_pool_handle_t *phEventPool) {
-  ze_zeEventPoolOpenIpcHandle_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventPoolOpenIpcHandle, __ATOMIC_ACQUIRE);
+/* zeEventPoolGetIpcHandle: level_zero/ze_api.h */
+ze_result_t zeEventPoolGetIpcHandle(ze_event_pool_handle_t hEventPool,
+                                    ze_ipc_event_pool_handle_t *phIpc) {
+  ze_zeEventPoolGetIpcHandle_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventPoolGetIpcHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEventPool, phIpc);
+  }
+  return ze_traced_zeEventPoolGetIpcHandle(tracer_real, __builtin_return_address(0), hEventPool,
+                                           phIpc);
+}
+
+/* zeEventPoolOpenIpcHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandle_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_context_handle_t hContext,
+                                                      ze_ipc_event_pool_handle_t hIpc,
+                                                      ze_event_pool_handle_t *phEventPool) {
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolOpenIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolOpenIpcHandle", (void **)&ze_real.zeEventPoolOpenIpcHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hIpc, phEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
@@ -4189,18 +5130,34 @@ ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_
   return tracer_args.tracer_result;
 }
 
-/* zeEventPoolCloseIpcHandle: level_zero/ze_api.h */
-ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
-  ze_zeEventPoolCloseIpcHandle_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventPoolCloseIpcHandle, __ATOMIC_ACQUIRE);
+/* zeEventPoolOpenIpcHandle: level_zero/ze_api.h */
+ze_result_t zeEventPoolOpenIpcHandle(ze_context_handle_t hContext, ze_ipc_event_pool_handle_t hIpc,
+                                     ze_event_pool_handle_t *phEventPool) {
+  ze_zeEventPoolOpenIpcHandle_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventPoolOpenIpcHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hIpc, phEventPool);
+  }
+  return ze_traced_zeEventPoolOpenIpcHandle(tracer_real, __builtin_return_address(0), hContext,
+                                            hIpc, phEventPool);
+}
+
+/* zeEventPoolCloseIpcHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHandle_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_event_pool_handle_t hEventPool) {
   if (!tracer_real)
     tracer_real = (ze_zeEventPoolCloseIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolCloseIpcHandle", (void **)&ze_real.zeEventPoolCloseIpcHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
@@ -4247,19 +5204,33 @@ ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendSignalEvent: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList,
-                                           ze_event_handle_t hEvent) {
-  ze_zeCommandListAppendSignalEvent_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendSignalEvent, __ATOMIC_ACQUIRE);
+/* zeEventPoolCloseIpcHandle: level_zero/ze_api.h */
+ze_result_t zeEventPoolCloseIpcHandle(ze_event_pool_handle_t hEventPool) {
+  ze_zeEventPoolCloseIpcHandle_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventPoolCloseIpcHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEventPool);
+  }
+  return ze_traced_zeEventPoolCloseIpcHandle(tracer_real, __builtin_return_address(0), hEventPool);
+}
+
+/* zeCommandListAppendSignalEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendSignalEvent(ze_zeCommandListAppendSignalEvent_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            ze_command_list_handle_t hCommandList,
+                                                            ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendSignalEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendSignalEvent", (void **)&ze_real.zeCommandListAppendSignalEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
@@ -4308,19 +5279,36 @@ ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendWaitOnEvents: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandList,
-                                            uint32_t numEvents, ze_event_handle_t *phEvents) {
-  ze_zeCommandListAppendWaitOnEvents_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendWaitOnEvents, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendSignalEvent: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendSignalEvent(ze_command_list_handle_t hCommandList,
+                                           ze_event_handle_t hEvent) {
+  ze_zeCommandListAppendSignalEvent_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendSignalEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hEvent);
+  }
+  return ze_traced_zeCommandListAppendSignalEvent(tracer_real, __builtin_return_address(0),
+                                                  hCommandList, hEvent);
+}
+
+/* zeCommandListAppendWaitOnEvents, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendWaitOnEvents(ze_zeCommandListAppendWaitOnEvents_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             ze_command_list_handle_t hCommandList,
+                                                             uint32_t numEvents,
+                                                             ze_event_handle_t *phEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendWaitOnEvents_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendWaitOnEvents", (void **)&ze_real.zeCommandListAppendWaitOnEvents);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numEvents, phEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
@@ -4372,18 +5360,33 @@ ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandLis
   return tracer_args.tracer_result;
 }
 
-/* zeEventHostSignal: level_zero/ze_api.h */
-ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) {
-  ze_zeEventHostSignal_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventHostSignal, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendWaitOnEvents: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandList,
+                                            uint32_t numEvents, ze_event_handle_t *phEvents) {
+  ze_zeCommandListAppendWaitOnEvents_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendWaitOnEvents, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, numEvents, phEvents);
+  }
+  return ze_traced_zeCommandListAppendWaitOnEvents(tracer_real, __builtin_return_address(0),
+                                                   hCommandList, numEvents, phEvents);
+}
+
+/* zeEventHostSignal, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_real,
+                                               const void *tracer_caller, ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventHostSignal_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostSignal", (void **)&ze_real.zeEventHostSignal);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
@@ -4430,18 +5433,32 @@ ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) {
   return tracer_args.tracer_result;
 }
 
-/* zeEventHostSynchronize: level_zero/ze_api.h */
-ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
-  ze_zeEventHostSynchronize_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventHostSynchronize, __ATOMIC_ACQUIRE);
+/* zeEventHostSignal: level_zero/ze_api.h */
+ze_result_t zeEventHostSignal(ze_event_handle_t hEvent) {
+  ze_zeEventHostSignal_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventHostSignal, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEvent);
+  }
+  return ze_traced_zeEventHostSignal(tracer_real, __builtin_return_address(0), hEvent);
+}
+
+/* zeEventHostSynchronize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventHostSynchronize(ze_zeEventHostSynchronize_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    ze_event_handle_t hEvent, uint64_t timeout) {
   if (!tracer_real)
     tracer_real = (ze_zeEventHostSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostSynchronize", (void **)&ze_real.zeEventHostSynchronize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, timeout);
   }
   ze_depth++;
@@ -4473,18 +5490,31 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
   return tracer_args.tracer_result;
 }
 
-/* zeEventQueryStatus: level_zero/ze_api.h */
-ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) {
-  ze_zeEventQueryStatus_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventQueryStatus, __ATOMIC_ACQUIRE);
+/* zeEventHostSynchronize: level_zero/ze_api.h */
+ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
+  ze_zeEventHostSynchronize_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventHostSynchronize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEvent, timeout);
+  }
+  return ze_traced_zeEventHostSynchronize(tracer_real, __builtin_return_address(0), hEvent, timeout);
+}
+
+/* zeEventQueryStatus, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real,
+                                                const void *tracer_caller, ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventQueryStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryStatus", (void **)&ze_real.zeEventQueryStatus);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   ze_depth++;
@@ -4514,19 +5544,33 @@ ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) {
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendEventReset: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
-                                          ze_event_handle_t hEvent) {
-  ze_zeCommandListAppendEventReset_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendEventReset, __ATOMIC_ACQUIRE);
+/* zeEventQueryStatus: level_zero/ze_api.h */
+ze_result_t zeEventQueryStatus(ze_event_handle_t hEvent) {
+  ze_zeEventQueryStatus_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventQueryStatus, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEvent);
+  }
+  return ze_traced_zeEventQueryStatus(tracer_real, __builtin_return_address(0), hEvent);
+}
+
+/* zeCommandListAppendEventReset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendEventReset(ze_zeCommandListAppendEventReset_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           ze_command_list_handle_t hCommandList,
+                                                           ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendEventReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendEventReset", (void **)&ze_real.zeCommandListAppendEventReset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
@@ -4575,18 +5619,33 @@ ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
   return tracer_args.tracer_result;
 }
 
-/* zeEventHostReset: level_zero/ze_api.h */
-ze_result_t zeEventHostReset(ze_event_handle_t hEvent) {
-  ze_zeEventHostReset_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventHostReset, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendEventReset: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
+                                          ze_event_handle_t hEvent) {
+  ze_zeCommandListAppendEventReset_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendEventReset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hEvent);
+  }
+  return ze_traced_zeCommandListAppendEventReset(tracer_real, __builtin_return_address(0),
+                                                 hCommandList, hEvent);
+}
+
+/* zeEventHostReset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_real,
+                                              const void *tracer_caller, ze_event_handle_t hEvent) {
   if (!tracer_real)
     tracer_real = (ze_zeEventHostReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostReset", (void **)&ze_real.zeEventHostReset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
@@ -4633,19 +5692,33 @@ ze_result_t zeEventHostReset(ze_event_handle_t hEvent) {
   return tracer_args.tracer_result;
 }
 
-/* zeEventQueryKernelTimestamp: level_zero/ze_api.h */
-ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
-                                        ze_kernel_timestamp_result_t *dstptr) {
-  ze_zeEventQueryKernelTimestamp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventQueryKernelTimestamp, __ATOMIC_ACQUIRE);
+/* zeEventHostReset: level_zero/ze_api.h */
+ze_result_t zeEventHostReset(ze_event_handle_t hEvent) {
+  ze_zeEventHostReset_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventHostReset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEvent);
+  }
+  return ze_traced_zeEventHostReset(tracer_real, __builtin_return_address(0), hEvent);
+}
+
+/* zeEventQueryKernelTimestamp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTimestamp_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         ze_event_handle_t hEvent,
+                                                         ze_kernel_timestamp_result_t *dstptr) {
   if (!tracer_real)
     tracer_real = (ze_zeEventQueryKernelTimestamp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryKernelTimestamp", (void **)&ze_real.zeEventQueryKernelTimestamp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, dstptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
@@ -4694,24 +5767,41 @@ ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendQueryKernelTimestamps: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hCommandList,
-                                                     uint32_t numEvents,
-                                                     ze_event_handle_t *phEvents, void *dstptr,
-                                                     const size_t *pOffsets,
-                                                     ze_event_handle_t hSignalEvent,
-                                                     uint32_t numWaitEvents,
-                                                     ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendQueryKernelTimestamps_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendQueryKernelTimestamps, __ATOMIC_ACQUIRE);
+/* zeEventQueryKernelTimestamp: level_zero/ze_api.h */
+ze_result_t zeEventQueryKernelTimestamp(ze_event_handle_t hEvent,
+                                        ze_kernel_timestamp_result_t *dstptr) {
+  ze_zeEventQueryKernelTimestamp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventQueryKernelTimestamp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEvent, dstptr);
+  }
+  return ze_traced_zeEventQueryKernelTimestamp(tracer_real, __builtin_return_address(0), hEvent,
+                                               dstptr);
+}
+
+/* zeCommandListAppendQueryKernelTimestamps, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendQueryKernelTimestamps(ze_zeCommandListAppendQueryKernelTimestamps_fn *tracer_real,
+                                                                      const void *tracer_caller,
+                                                                      ze_command_list_handle_t hCommandList,
+                                                                      uint32_t numEvents,
+                                                                      ze_event_handle_t *phEvents,
+                                                                      void *dstptr,
+                                                                      const size_t *pOffsets,
+                                                                      ze_event_handle_t hSignalEvent,
+                                                                      uint32_t numWaitEvents,
+                                                                      ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendQueryKernelTimestamps_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendQueryKernelTimestamps", (void **)&ze_real.zeCommandListAppendQueryKernelTimestamps);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numEvents, phEvents, dstptr, pOffsets, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -4777,19 +5867,44 @@ ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hC
   return tracer_args.tracer_result;
 }
 
-/* zeFenceCreate: level_zero/ze_api.h */
-ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fence_desc_t *desc,
-                          ze_fence_handle_t *phFence) {
-  ze_zeFenceCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFenceCreate, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendQueryKernelTimestamps: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendQueryKernelTimestamps(ze_command_list_handle_t hCommandList,
+                                                     uint32_t numEvents,
+                                                     ze_event_handle_t *phEvents, void *dstptr,
+                                                     const size_t *pOffsets,
+                                                     ze_event_handle_t hSignalEvent,
+                                                     uint32_t numWaitEvents,
+                                                     ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendQueryKernelTimestamps_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendQueryKernelTimestamps, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, numEvents, phEvents, dstptr, pOffsets, hSignalEvent,
+                       numWaitEvents, phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendQueryKernelTimestamps(tracer_real,
+                                                            __builtin_return_address(0),
+                                                            hCommandList, numEvents, phEvents,
+                                                            dstptr, pOffsets, hSignalEvent,
+                                                            numWaitEvents, phWaitEvents);
+}
+
+/* zeFenceCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real,
+                                           const void *tracer_caller,
+                                           ze_command_queue_handle_t hCommandQueue,
+                                           const ze_fence_desc_t *desc, ze_fence_handle_t *phFence) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceCreate", (void **)&ze_real.zeFenceCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, desc, phFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
@@ -4842,18 +5957,33 @@ ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fenc
   return tracer_args.tracer_result;
 }
 
-/* zeFenceDestroy: level_zero/ze_api.h */
-ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) {
-  ze_zeFenceDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFenceDestroy, __ATOMIC_ACQUIRE);
+/* zeFenceCreate: level_zero/ze_api.h */
+ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fence_desc_t *desc,
+                          ze_fence_handle_t *phFence) {
+  ze_zeFenceCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFenceCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandQueue, desc, phFence);
+  }
+  return ze_traced_zeFenceCreate(tracer_real, __builtin_return_address(0), hCommandQueue, desc,
+                                 phFence);
+}
+
+/* zeFenceDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real,
+                                            const void *tracer_caller, ze_fence_handle_t hFence) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceDestroy", (void **)&ze_real.zeFenceDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
@@ -4900,18 +6030,32 @@ ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) {
   return tracer_args.tracer_result;
 }
 
-/* zeFenceHostSynchronize: level_zero/ze_api.h */
-ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
-  ze_zeFenceHostSynchronize_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFenceHostSynchronize, __ATOMIC_ACQUIRE);
+/* zeFenceDestroy: level_zero/ze_api.h */
+ze_result_t zeFenceDestroy(ze_fence_handle_t hFence) {
+  ze_zeFenceDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFenceDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFence);
+  }
+  return ze_traced_zeFenceDestroy(tracer_real, __builtin_return_address(0), hFence);
+}
+
+/* zeFenceHostSynchronize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFenceHostSynchronize(ze_zeFenceHostSynchronize_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    ze_fence_handle_t hFence, uint64_t timeout) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceHostSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceHostSynchronize", (void **)&ze_real.zeFenceHostSynchronize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFence, timeout);
   }
   ze_depth++;
@@ -4943,18 +6087,31 @@ ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
   return tracer_args.tracer_result;
 }
 
-/* zeFenceQueryStatus: level_zero/ze_api.h */
-ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
-  ze_zeFenceQueryStatus_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFenceQueryStatus, __ATOMIC_ACQUIRE);
+/* zeFenceHostSynchronize: level_zero/ze_api.h */
+ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
+  ze_zeFenceHostSynchronize_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFenceHostSynchronize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFence, timeout);
+  }
+  return ze_traced_zeFenceHostSynchronize(tracer_real, __builtin_return_address(0), hFence, timeout);
+}
+
+/* zeFenceQueryStatus, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real,
+                                                const void *tracer_caller, ze_fence_handle_t hFence) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceQueryStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceQueryStatus", (void **)&ze_real.zeFenceQueryStatus);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
@@ -5001,18 +6158,31 @@ ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
   return tracer_args.tracer_result;
 }
 
-/* zeFenceReset: level_zero/ze_api.h */
-ze_result_t zeFenceReset(ze_fence_handle_t hFence) {
-  ze_zeFenceReset_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFenceReset, __ATOMIC_ACQUIRE);
+/* zeFenceQueryStatus: level_zero/ze_api.h */
+ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
+  ze_zeFenceQueryStatus_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFenceQueryStatus, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFence);
+  }
+  return ze_traced_zeFenceQueryStatus(tracer_real, __builtin_return_address(0), hFence);
+}
+
+/* zeFenceReset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFenceReset(ze_zeFenceReset_fn *tracer_real,
+                                          const void *tracer_caller, ze_fence_handle_t hFence) {
   if (!tracer_real)
     tracer_real = (ze_zeFenceReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceReset", (void **)&ze_real.zeFenceReset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
@@ -5059,19 +6229,34 @@ ze_result_t zeFenceReset(ze_fence_handle_t hFence) {
   return tracer_args.tracer_result;
 }
 
-/* zeImageGetProperties: level_zero/ze_api.h */
-ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc_t *desc,
-                                 ze_image_properties_t *pImageProperties) {
-  ze_zeImageGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeImageGetProperties, __ATOMIC_ACQUIRE);
+/* zeFenceReset: level_zero/ze_api.h */
+ze_result_t zeFenceReset(ze_fence_handle_t hFence) {
+  ze_zeFenceReset_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFenceReset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFence);
+  }
+  return ze_traced_zeFenceReset(tracer_real, __builtin_return_address(0), hFence);
+}
+
+/* zeImageGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  ze_device_handle_t hDevice,
+                                                  const ze_image_desc_t *desc,
+                                                  ze_image_properties_t *pImageProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeImageGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetProperties", (void **)&ze_real.zeImageGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, desc, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
@@ -5123,19 +6308,35 @@ ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc
   return tracer_args.tracer_result;
 }
 
-/* zeImageCreate: level_zero/ze_api.h */
-ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                          const ze_image_desc_t *desc, ze_image_handle_t *phImage) {
-  ze_zeImageCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeImageCreate, __ATOMIC_ACQUIRE);
+/* zeImageGetProperties: level_zero/ze_api.h */
+ze_result_t zeImageGetProperties(ze_device_handle_t hDevice, const ze_image_desc_t *desc,
+                                 ze_image_properties_t *pImageProperties) {
+  ze_zeImageGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeImageGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, desc, pImageProperties);
+  }
+  return ze_traced_zeImageGetProperties(tracer_real, __builtin_return_address(0), hDevice, desc,
+                                        pImageProperties);
+}
+
+/* zeImageCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real,
+                                           const void *tracer_caller, ze_context_handle_t hContext,
+                                           ze_device_handle_t hDevice, const ze_image_desc_t *desc,
+                                           ze_image_handle_t *phImage) {
   if (!tracer_real)
     tracer_real = (ze_zeImageCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageCreate", (void **)&ze_real.zeImageCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
@@ -5190,18 +6391,33 @@ ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
   return tracer_args.tracer_result;
 }
 
-/* zeImageDestroy: level_zero/ze_api.h */
-ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
-  ze_zeImageDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeImageDestroy, __ATOMIC_ACQUIRE);
+/* zeImageCreate: level_zero/ze_api.h */
+ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                          const ze_image_desc_t *desc, ze_image_handle_t *phImage) {
+  ze_zeImageCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeImageCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, desc, phImage);
+  }
+  return ze_traced_zeImageCreate(tracer_real, __builtin_return_address(0), hContext, hDevice, desc,
+                                 phImage);
+}
+
+/* zeImageDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real,
+                                            const void *tracer_caller, ze_image_handle_t hImage) {
   if (!tracer_real)
     tracer_real = (ze_zeImageDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageDestroy", (void **)&ze_real.zeImageDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
@@ -5248,21 +6464,36 @@ ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
   return tracer_args.tracer_result;
 }
 
-/* zeMemAllocShared: level_zero/ze_api.h */
-ze_result_t zeMemAllocShared(ze_context_handle_t hContext,
-                             const ze_device_mem_alloc_desc_t *device_desc,
-                             const ze_host_mem_alloc_desc_t *host_desc, size_t size,
-                             size_t alignment, ze_device_handle_t hDevice, void **pptr) {
-  ze_zeMemAllocShared_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeMemAllocShared, __ATOMIC_ACQUIRE);
+/* zeImageDestroy: level_zero/ze_api.h */
+ze_result_t zeImageDestroy(ze_image_handle_t hImage) {
+  ze_zeImageDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeImageDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hImage);
+  }
+  return ze_traced_zeImageDestroy(tracer_real, __builtin_return_address(0), hImage);
+}
+
+/* zeMemAllocShared, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeMemAllocShared(ze_zeMemAllocShared_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              ze_context_handle_t hContext,
+                                              const ze_device_mem_alloc_desc_t *device_desc,
+                                              const ze_host_mem_alloc_desc_t *host_desc,
+                                              size_t size, size_t alignment,
+                                              ze_device_handle_t hDevice, void **pptr) {
   if (!tracer_real)
     tracer_real = (ze_zeMemAllocShared_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocShared", (void **)&ze_real.zeMemAllocShared);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, device_desc, host_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -5308,20 +6539,39 @@ ze_result_t zeMemAllocShared(ze_context_handle_t hContext,
   return tracer_args.tracer_result;
 }
 
-/* zeMemAllocDevice: level_zero/ze_api.h */
-ze_result_t zeMemAllocDevice(ze_context_handle_t hContext,
-                             const ze_device_mem_alloc_desc_t *device_desc, size_t size,
+/* zeMemAllocShared: level_zero/ze_api.h */
+ze_result_t zeMemAllocShared(ze_context_handle_t hContext,
+                             const ze_device_mem_alloc_desc_t *device_desc,
+                             const ze_host_mem_alloc_desc_t *host_desc, size_t size,
                              size_t alignment, ze_device_handle_t hDevice, void **pptr) {
-  ze_zeMemAllocDevice_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeMemAllocDevice, __ATOMIC_ACQUIRE);
+  ze_zeMemAllocShared_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeMemAllocShared, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, device_desc, host_desc, size, alignment, hDevice, pptr);
+  }
+  return ze_traced_zeMemAllocShared(tracer_real, __builtin_return_address(0), hContext, device_desc,
+                                    host_desc, size, alignment, hDevice, pptr);
+}
+
+/* zeMemAllocDevice, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeMemAllocDevice(ze_zeMemAllocDevice_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              ze_context_handle_t hContext,
+                                              const ze_device_mem_alloc_desc_t *device_desc,
+                                              size_t size, size_t alignment,
+                                              ze_device_handle_t hDevice, void **pptr) {
   if (!tracer_real)
     tracer_real = (ze_zeMemAllocDevice_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocDevice", (void **)&ze_real.zeMemAllocDevice);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, device_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -5364,19 +6614,36 @@ ze_result_t zeMemAllocDevice(ze_context_handle_t hContext,
   return tracer_args.tracer_result;
 }
 
-/* zeMemAllocHost: level_zero/ze_api.h */
-ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc_desc_t *host_desc,
-                           size_t size, size_t alignment, void **pptr) {
-  ze_zeMemAllocHost_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeMemAllocHost, __ATOMIC_ACQUIRE);
+/* zeMemAllocDevice: level_zero/ze_api.h */
+ze_result_t zeMemAllocDevice(ze_context_handle_t hContext,
+                             const ze_device_mem_alloc_desc_t *device_desc, size_t size,
+                             size_t alignment, ze_device_handle_t hDevice, void **pptr) {
+  ze_zeMemAllocDevice_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeMemAllocDevice, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, device_desc, size, alignment, hDevice, pptr);
+  }
+  return ze_traced_zeMemAllocDevice(tracer_real, __builtin_return_address(0), hContext, device_desc,
+                                    size, alignment, hDevice, pptr);
+}
+
+/* zeMemAllocHost, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeMemAllocHost(ze_zeMemAllocHost_fn *tracer_real,
+                                            const void *tracer_caller, ze_context_handle_t hContext,
+                                            const ze_host_mem_alloc_desc_t *host_desc, size_t size,
+                                            size_t alignment, void **pptr) {
   if (!tracer_real)
     tracer_real = (ze_zeMemAllocHost_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocHost", (void **)&ze_real.zeMemAllocHost);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, host_desc, size, alignment, pptr);
   }
   ze_depth++;
@@ -5417,18 +6684,33 @@ ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc
   return tracer_args.tracer_result;
 }
 
-/* zeMemFree: level_zero/ze_api.h */
-ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr) {
-  ze_zeMemFree_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeMemFree, __ATOMIC_ACQUIRE);
+/* zeMemAllocHost: level_zero/ze_api.h */
+ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc_desc_t *host_desc,
+                           size_t size, size_t alignment, void **pptr) {
+  ze_zeMemAllocHost_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeMemAllocHost, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, host_desc, size, alignment, pptr);
+  }
+  return ze_traced_zeMemAllocHost(tracer_real, __builtin_return_address(0), hContext, host_desc,
+                                  size, alignment, pptr);
+}
+
+/* zeMemFree, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeMemFree(ze_zeMemFree_fn *tracer_real, const void *tracer_caller,
+                                       ze_context_handle_t hContext, void *ptr) {
   if (!tracer_real)
     tracer_real = (ze_zeMemFree_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemFree", (void **)&ze_real.zeMemFree);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr);
   }
   ze_depth++;
@@ -5460,20 +6742,34 @@ ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr) {
   return tracer_args.tracer_result;
 }
 
-/* zeMemGetAllocProperties: level_zero/ze_api.h */
-ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
-                                    ze_memory_allocation_properties_t *pMemAllocProperties,
-                                    ze_device_handle_t *phDevice) {
-  ze_zeMemGetAllocProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeMemGetAllocProperties, __ATOMIC_ACQUIRE);
+/* zeMemFree: level_zero/ze_api.h */
+ze_result_t zeMemFree(ze_context_handle_t hContext, void *ptr) {
+  ze_zeMemFree_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeMemFree, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, ptr);
+  }
+  return ze_traced_zeMemFree(tracer_real, __builtin_return_address(0), hContext, ptr);
+}
+
+/* zeMemGetAllocProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeMemGetAllocProperties(ze_zeMemGetAllocProperties_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     ze_context_handle_t hContext, const void *ptr,
+                                                     ze_memory_allocation_properties_t *pMemAllocProperties,
+                                                     ze_device_handle_t *phDevice) {
   if (!tracer_real)
     tracer_real = (ze_zeMemGetAllocProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetAllocProperties", (void **)&ze_real.zeMemGetAllocProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
@@ -5528,19 +6824,36 @@ ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void *pt
   return tracer_args.tracer_result;
 }
 
-/* zeMemGetAddressRange: level_zero/ze_api.h */
-ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr, void **pBase,
-                                 size_t *pSize) {
-  ze_zeMemGetAddressRange_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeMemGetAddressRange, __ATOMIC_ACQUIRE);
+/* zeMemGetAllocProperties: level_zero/ze_api.h */
+ze_result_t zeMemGetAllocProperties(ze_context_handle_t hContext, const void *ptr,
+                                    ze_memory_allocation_properties_t *pMemAllocProperties,
+                                    ze_device_handle_t *phDevice) {
+  ze_zeMemGetAllocProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeMemGetAllocProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
+  }
+  return ze_traced_zeMemGetAllocProperties(tracer_real, __builtin_return_address(0), hContext, ptr,
+                                           pMemAllocProperties, phDevice);
+}
+
+/* zeMemGetAddressRange, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  ze_context_handle_t hContext, const void *ptr,
+                                                  void **pBase, size_t *pSize) {
   if (!tracer_real)
     tracer_real = (ze_zeMemGetAddressRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetAddressRange", (void **)&ze_real.zeMemGetAddressRange);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pBase, pSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
@@ -5596,19 +6909,35 @@ ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr, 
   return tracer_args.tracer_result;
 }
 
-/* zeMemGetIpcHandle: level_zero/ze_api.h */
-ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
-                              ze_ipc_mem_handle_t *pIpcHandle) {
-  ze_zeMemGetIpcHandle_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeMemGetIpcHandle, __ATOMIC_ACQUIRE);
+/* zeMemGetAddressRange: level_zero/ze_api.h */
+ze_result_t zeMemGetAddressRange(ze_context_handle_t hContext, const void *ptr, void **pBase,
+                                 size_t *pSize) {
+  ze_zeMemGetAddressRange_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeMemGetAddressRange, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, ptr, pBase, pSize);
+  }
+  return ze_traced_zeMemGetAddressRange(tracer_real, __builtin_return_address(0), hContext, ptr,
+                                        pBase, pSize);
+}
+
+/* zeMemGetIpcHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               ze_context_handle_t hContext, const void *ptr,
+                                               ze_ipc_mem_handle_t *pIpcHandle) {
   if (!tracer_real)
     tracer_real = (ze_zeMemGetIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetIpcHandle", (void **)&ze_real.zeMemGetIpcHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pIpcHandle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
@@ -5660,19 +6989,37 @@ ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
   return tracer_args.tracer_result;
 }
 
-/* zeMemOpenIpcHandle: level_zero/ze_api.h */
-ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                               ze_ipc_mem_handle_t handle, ze_ipc_memory_flags_t flags, void **pptr) {
-  ze_zeMemOpenIpcHandle_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeMemOpenIpcHandle, __ATOMIC_ACQUIRE);
+/* zeMemGetIpcHandle: level_zero/ze_api.h */
+ze_result_t zeMemGetIpcHandle(ze_context_handle_t hContext, const void *ptr,
+                              ze_ipc_mem_handle_t *pIpcHandle) {
+  ze_zeMemGetIpcHandle_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeMemGetIpcHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, ptr, pIpcHandle);
+  }
+  return ze_traced_zeMemGetIpcHandle(tracer_real, __builtin_return_address(0), hContext, ptr,
+                                     pIpcHandle);
+}
+
+/* zeMemOpenIpcHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                ze_context_handle_t hContext,
+                                                ze_device_handle_t hDevice,
+                                                ze_ipc_mem_handle_t handle,
+                                                ze_ipc_memory_flags_t flags, void **pptr) {
   if (!tracer_real)
     tracer_real = (ze_zeMemOpenIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemOpenIpcHandle", (void **)&ze_real.zeMemOpenIpcHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, handle, flags, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
@@ -5728,18 +7075,34 @@ ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t 
   return tracer_args.tracer_result;
 }
 
-/* zeMemCloseIpcHandle: level_zero/ze_api.h */
-ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
-  ze_zeMemCloseIpcHandle_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeMemCloseIpcHandle, __ATOMIC_ACQUIRE);
+/* zeMemOpenIpcHandle: level_zero/ze_api.h */
+ze_result_t zeMemOpenIpcHandle(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                               ze_ipc_mem_handle_t handle, ze_ipc_memory_flags_t flags, void **pptr) {
+  ze_zeMemOpenIpcHandle_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeMemOpenIpcHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, handle, flags, pptr);
+  }
+  return ze_traced_zeMemOpenIpcHandle(tracer_real, __builtin_return_address(0), hContext, hDevice,
+                                      handle, flags, pptr);
+}
+
+/* zeMemCloseIpcHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 ze_context_handle_t hContext, const void *ptr) {
   if (!tracer_real)
     tracer_real = (ze_zeMemCloseIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemCloseIpcHandle", (void **)&ze_real.zeMemCloseIpcHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
@@ -5788,20 +7151,35 @@ ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
   return tracer_args.tracer_result;
 }
 
-/* zeModuleCreate: level_zero/ze_api.h */
-ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                           const ze_module_desc_t *desc, ze_module_handle_t *phModule,
-                           ze_module_build_log_handle_t *phBuildLog) {
-  ze_zeModuleCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeModuleCreate, __ATOMIC_ACQUIRE);
+/* zeMemCloseIpcHandle: level_zero/ze_api.h */
+ze_result_t zeMemCloseIpcHandle(ze_context_handle_t hContext, const void *ptr) {
+  ze_zeMemCloseIpcHandle_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeMemCloseIpcHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, ptr);
+  }
+  return ze_traced_zeMemCloseIpcHandle(tracer_real, __builtin_return_address(0), hContext, ptr);
+}
+
+/* zeModuleCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real,
+                                            const void *tracer_caller, ze_context_handle_t hContext,
+                                            ze_device_handle_t hDevice,
+                                            const ze_module_desc_t *desc,
+                                            ze_module_handle_t *phModule,
+                                            ze_module_build_log_handle_t *phBuildLog) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleCreate", (void **)&ze_real.zeModuleCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
@@ -5860,18 +7238,34 @@ ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDev
   return tracer_args.tracer_result;
 }
 
-/* zeModuleDestroy: level_zero/ze_api.h */
-ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
-  ze_zeModuleDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeModuleDestroy, __ATOMIC_ACQUIRE);
+/* zeModuleCreate: level_zero/ze_api.h */
+ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                           const ze_module_desc_t *desc, ze_module_handle_t *phModule,
+                           ze_module_build_log_handle_t *phBuildLog) {
+  ze_zeModuleCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeModuleCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
+  }
+  return ze_traced_zeModuleCreate(tracer_real, __builtin_return_address(0), hContext, hDevice, desc,
+                                  phModule, phBuildLog);
+}
+
+/* zeModuleDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real,
+                                             const void *tracer_caller, ze_module_handle_t hModule) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleDestroy", (void **)&ze_real.zeModuleDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
@@ -5918,19 +7312,33 @@ ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
   return tracer_args.tracer_result;
 }
 
-/* zeModuleDynamicLink: level_zero/ze_api.h */
-ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModules,
-                                ze_module_build_log_handle_t *phLinkLog) {
-  ze_zeModuleDynamicLink_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeModuleDynamicLink, __ATOMIC_ACQUIRE);
+/* zeModuleDestroy: level_zero/ze_api.h */
+ze_result_t zeModuleDestroy(ze_module_handle_t hModule) {
+  ze_zeModuleDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeModuleDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hModule);
+  }
+  return ze_traced_zeModuleDestroy(tracer_real, __builtin_return_address(0), hModule);
+}
+
+/* zeModuleDynamicLink, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *tracer_real,
+                                                 const void *tracer_caller, uint32_t numModules,
+                                                 ze_module_handle_t *phModules,
+                                                 ze_module_build_log_handle_t *phLinkLog) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleDynamicLink_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleDynamicLink", (void **)&ze_real.zeModuleDynamicLink);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numModules, phModules, phLinkLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
@@ -5983,18 +7391,34 @@ ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModul
   return tracer_args.tracer_result;
 }
 
-/* zeModuleBuildLogDestroy: level_zero/ze_api.h */
-ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog) {
-  ze_zeModuleBuildLogDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeModuleBuildLogDestroy, __ATOMIC_ACQUIRE);
+/* zeModuleDynamicLink: level_zero/ze_api.h */
+ze_result_t zeModuleDynamicLink(uint32_t numModules, ze_module_handle_t *phModules,
+                                ze_module_build_log_handle_t *phLinkLog) {
+  ze_zeModuleDynamicLink_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeModuleDynamicLink, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(numModules, phModules, phLinkLog);
+  }
+  return ze_traced_zeModuleDynamicLink(tracer_real, __builtin_return_address(0), numModules,
+                                       phModules, phLinkLog);
+}
+
+/* zeModuleBuildLogDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     ze_module_build_log_handle_t hModuleBuildLog) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleBuildLogDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleBuildLogDestroy", (void **)&ze_real.zeModuleBuildLogDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
@@ -6041,19 +7465,34 @@ ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog
   return tracer_args.tracer_result;
 }
 
-/* zeModuleBuildLogGetString: level_zero/ze_api.h */
-ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildLog, size_t *pSize,
-                                      char *pBuildLog) {
-  ze_zeModuleBuildLogGetString_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeModuleBuildLogGetString, __ATOMIC_ACQUIRE);
+/* zeModuleBuildLogDestroy: level_zero/ze_api.h */
+ze_result_t zeModuleBuildLogDestroy(ze_module_build_log_handle_t hModuleBuildLog) {
+  ze_zeModuleBuildLogDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeModuleBuildLogDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hModuleBuildLog);
+  }
+  return ze_traced_zeModuleBuildLogDestroy(tracer_real, __builtin_return_address(0),
+                                           hModuleBuildLog);
+}
+
+/* zeModuleBuildLogGetString, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeModuleBuildLogGetString(ze_zeModuleBuildLogGetString_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_module_build_log_handle_t hModuleBuildLog,
+                                                       size_t *pSize, char *pBuildLog) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleBuildLogGetString_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleBuildLogGetString", (void **)&ze_real.zeModuleBuildLogGetString);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog, pSize, pBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
@@ -6107,19 +7546,35 @@ ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildL
   return tracer_args.tracer_result;
 }
 
-/* zeModuleGetNativeBinary: level_zero/ze_api.h */
-ze_result_t zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t *pSize,
-                                    uint8_t *pModuleNativeBinary) {
-  ze_zeModuleGetNativeBinary_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeModuleGetNativeBinary, __ATOMIC_ACQUIRE);
+/* zeModuleBuildLogGetString: level_zero/ze_api.h */
+ze_result_t zeModuleBuildLogGetString(ze_module_build_log_handle_t hModuleBuildLog, size_t *pSize,
+                                      char *pBuildLog) {
+  ze_zeModuleBuildLogGetString_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeModuleBuildLogGetString, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hModuleBuildLog, pSize, pBuildLog);
+  }
+  return ze_traced_zeModuleBuildLogGetString(tracer_real, __builtin_return_address(0),
+                                             hModuleBuildLog, pSize, pBuildLog);
+}
+
+/* zeModuleGetNativeBinary, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     ze_module_handle_t hModule, size_t *pSize,
+                                                     uint8_t *pModuleNativeBinary) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetNativeBinary_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetNativeBinary", (void **)&ze_real.zeModuleGetNativeBinary);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pSize, pModuleNativeBinary);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
@@ -6173,19 +7628,36 @@ ze_result_t zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t *pSize,
   return tracer_args.tracer_result;
 }
 
-/* zeModuleGetGlobalPointer: level_zero/ze_api.h */
-ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGlobalName,
-                                     size_t *pSize, void **pptr) {
-  ze_zeModuleGetGlobalPointer_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeModuleGetGlobalPointer, __ATOMIC_ACQUIRE);
+/* zeModuleGetNativeBinary: level_zero/ze_api.h */
+ze_result_t zeModuleGetNativeBinary(ze_module_handle_t hModule, size_t *pSize,
+                                    uint8_t *pModuleNativeBinary) {
+  ze_zeModuleGetNativeBinary_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeModuleGetNativeBinary, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hModule, pSize, pModuleNativeBinary);
+  }
+  return ze_traced_zeModuleGetNativeBinary(tracer_real, __builtin_return_address(0), hModule, pSize,
+                                           pModuleNativeBinary);
+}
+
+/* zeModuleGetGlobalPointer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointer_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_module_handle_t hModule,
+                                                      const char *pGlobalName, size_t *pSize,
+                                                      void **pptr) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetGlobalPointer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetGlobalPointer", (void **)&ze_real.zeModuleGetGlobalPointer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pGlobalName, pSize, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
@@ -6241,18 +7713,35 @@ ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGl
   return tracer_args.tracer_result;
 }
 
-/* zeModuleGetKernelNames: level_zero/ze_api.h */
-ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount, const char **pNames) {
-  ze_zeModuleGetKernelNames_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeModuleGetKernelNames, __ATOMIC_ACQUIRE);
+/* zeModuleGetGlobalPointer: level_zero/ze_api.h */
+ze_result_t zeModuleGetGlobalPointer(ze_module_handle_t hModule, const char *pGlobalName,
+                                     size_t *pSize, void **pptr) {
+  ze_zeModuleGetGlobalPointer_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeModuleGetGlobalPointer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hModule, pGlobalName, pSize, pptr);
+  }
+  return ze_traced_zeModuleGetGlobalPointer(tracer_real, __builtin_return_address(0), hModule,
+                                            pGlobalName, pSize, pptr);
+}
+
+/* zeModuleGetKernelNames, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    ze_module_handle_t hModule, uint32_t *pCount,
+                                                    const char **pNames) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetKernelNames_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetKernelNames", (void **)&ze_real.zeModuleGetKernelNames);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pCount, pNames);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
@@ -6305,19 +7794,34 @@ ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount,
   return tracer_args.tracer_result;
 }
 
-/* zeModuleGetProperties: level_zero/ze_api.h */
-ze_result_t zeModuleGetProperties(ze_module_handle_t hModule,
-                                  ze_module_properties_t *pModuleProperties) {
-  ze_zeModuleGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeModuleGetProperties, __ATOMIC_ACQUIRE);
+/* zeModuleGetKernelNames: level_zero/ze_api.h */
+ze_result_t zeModuleGetKernelNames(ze_module_handle_t hModule, uint32_t *pCount, const char **pNames) {
+  ze_zeModuleGetKernelNames_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeModuleGetKernelNames, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hModule, pCount, pNames);
+  }
+  return ze_traced_zeModuleGetKernelNames(tracer_real, __builtin_return_address(0), hModule, pCount,
+                                          pNames);
+}
+
+/* zeModuleGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   ze_module_handle_t hModule,
+                                                   ze_module_properties_t *pModuleProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetProperties", (void **)&ze_real.zeModuleGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
@@ -6366,19 +7870,35 @@ ze_result_t zeModuleGetProperties(ze_module_handle_t hModule,
   return tracer_args.tracer_result;
 }
 
-/* zeKernelCreate: level_zero/ze_api.h */
-ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *desc,
-                           ze_kernel_handle_t *phKernel) {
-  ze_zeKernelCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelCreate, __ATOMIC_ACQUIRE);
+/* zeModuleGetProperties: level_zero/ze_api.h */
+ze_result_t zeModuleGetProperties(ze_module_handle_t hModule,
+                                  ze_module_properties_t *pModuleProperties) {
+  ze_zeModuleGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeModuleGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hModule, pModuleProperties);
+  }
+  return ze_traced_zeModuleGetProperties(tracer_real, __builtin_return_address(0), hModule,
+                                         pModuleProperties);
+}
+
+/* zeKernelCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelCreate(ze_zeKernelCreate_fn *tracer_real,
+                                            const void *tracer_caller, ze_module_handle_t hModule,
+                                            const ze_kernel_desc_t *desc,
+                                            ze_kernel_handle_t *phKernel) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelCreate", (void **)&ze_real.zeKernelCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, desc, phKernel);
   }
   ze_depth++;
@@ -6414,18 +7934,32 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *d
   return tracer_args.tracer_result;
 }
 
-/* zeKernelDestroy: level_zero/ze_api.h */
-ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
-  ze_zeKernelDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelDestroy, __ATOMIC_ACQUIRE);
+/* zeKernelCreate: level_zero/ze_api.h */
+ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *desc,
+                           ze_kernel_handle_t *phKernel) {
+  ze_zeKernelCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hModule, desc, phKernel);
+  }
+  return ze_traced_zeKernelCreate(tracer_real, __builtin_return_address(0), hModule, desc, phKernel);
+}
+
+/* zeKernelDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real,
+                                             const void *tracer_caller, ze_kernel_handle_t hKernel) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelDestroy", (void **)&ze_real.zeKernelDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
@@ -6472,19 +8006,34 @@ ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
   return tracer_args.tracer_result;
 }
 
-/* zeModuleGetFunctionPointer: level_zero/ze_api.h */
-ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *pFunctionName,
-                                       void **pfnFunction) {
-  ze_zeModuleGetFunctionPointer_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeModuleGetFunctionPointer, __ATOMIC_ACQUIRE);
+/* zeKernelDestroy: level_zero/ze_api.h */
+ze_result_t zeKernelDestroy(ze_kernel_handle_t hKernel) {
+  ze_zeKernelDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel);
+  }
+  return ze_traced_zeKernelDestroy(tracer_real, __builtin_return_address(0), hKernel);
+}
+
+/* zeModuleGetFunctionPointer, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPointer_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_module_handle_t hModule,
+                                                        const char *pFunctionName,
+                                                        void **pfnFunction) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleGetFunctionPointer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetFunctionPointer", (void **)&ze_real.zeModuleGetFunctionPointer);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pFunctionName, pfnFunction);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
@@ -6537,19 +8086,35 @@ ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *p
   return tracer_args.tracer_result;
 }
 
-/* zeKernelSetGroupSize: level_zero/ze_api.h */
-ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX,
-                                 uint32_t groupSizeY, uint32_t groupSizeZ) {
-  ze_zeKernelSetGroupSize_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelSetGroupSize, __ATOMIC_ACQUIRE);
+/* zeModuleGetFunctionPointer: level_zero/ze_api.h */
+ze_result_t zeModuleGetFunctionPointer(ze_module_handle_t hModule, const char *pFunctionName,
+                                       void **pfnFunction) {
+  ze_zeModuleGetFunctionPointer_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeModuleGetFunctionPointer, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hModule, pFunctionName, pfnFunction);
+  }
+  return ze_traced_zeModuleGetFunctionPointer(tracer_real, __builtin_return_address(0), hModule,
+                                              pFunctionName, pfnFunction);
+}
+
+/* zeKernelSetGroupSize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  ze_kernel_handle_t hKernel, uint32_t groupSizeX,
+                                                  uint32_t groupSizeY, uint32_t groupSizeZ) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetGroupSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetGroupSize", (void **)&ze_real.zeKernelSetGroupSize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
@@ -6603,21 +8168,37 @@ ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX
   return tracer_args.tracer_result;
 }
 
-/* zeKernelSuggestGroupSize: level_zero/ze_api.h */
-ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t globalSizeX,
-                                     uint32_t globalSizeY, uint32_t globalSizeZ,
-                                     uint32_t *groupSizeX, uint32_t *groupSizeY,
-                                     uint32_t *groupSizeZ) {
-  ze_zeKernelSuggestGroupSize_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelSuggestGroupSize, __ATOMIC_ACQUIRE);
+/* zeKernelSetGroupSize: level_zero/ze_api.h */
+ze_result_t zeKernelSetGroupSize(ze_kernel_handle_t hKernel, uint32_t groupSizeX,
+                                 uint32_t groupSizeY, uint32_t groupSizeZ) {
+  ze_zeKernelSetGroupSize_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelSetGroupSize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
+  }
+  return ze_traced_zeKernelSetGroupSize(tracer_real, __builtin_return_address(0), hKernel,
+                                        groupSizeX, groupSizeY, groupSizeZ);
+}
+
+/* zeKernelSuggestGroupSize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelSuggestGroupSize(ze_zeKernelSuggestGroupSize_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_kernel_handle_t hKernel,
+                                                      uint32_t globalSizeX, uint32_t globalSizeY,
+                                                      uint32_t globalSizeZ, uint32_t *groupSizeX,
+                                                      uint32_t *groupSizeY, uint32_t *groupSizeZ) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelSuggestGroupSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSuggestGroupSize", (void **)&ze_real.zeKernelSuggestGroupSize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, globalSizeX, globalSizeY, globalSizeZ, groupSizeX, groupSizeY,
                        groupSizeZ);
   }
@@ -6684,19 +8265,39 @@ ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t global
   return tracer_args.tracer_result;
 }
 
-/* zeKernelSuggestMaxCooperativeGroupCount: level_zero/ze_api.h */
-ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
-                                                    uint32_t *totalGroupCount) {
-  ze_zeKernelSuggestMaxCooperativeGroupCount_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelSuggestMaxCooperativeGroupCount, __ATOMIC_ACQUIRE);
+/* zeKernelSuggestGroupSize: level_zero/ze_api.h */
+ze_result_t zeKernelSuggestGroupSize(ze_kernel_handle_t hKernel, uint32_t globalSizeX,
+                                     uint32_t globalSizeY, uint32_t globalSizeZ,
+                                     uint32_t *groupSizeX, uint32_t *groupSizeY,
+                                     uint32_t *groupSizeZ) {
+  ze_zeKernelSuggestGroupSize_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelSuggestGroupSize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, globalSizeX, globalSizeY, globalSizeZ, groupSizeX, groupSizeY,
+                       groupSizeZ);
+  }
+  return ze_traced_zeKernelSuggestGroupSize(tracer_real, __builtin_return_address(0), hKernel,
+                                            globalSizeX, globalSizeY, globalSizeZ, groupSizeX,
+                                            groupSizeY, groupSizeZ);
+}
+
+/* zeKernelSuggestMaxCooperativeGroupCount, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelSuggestMaxCooperativeGroupCount(ze_zeKernelSuggestMaxCooperativeGroupCount_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     ze_kernel_handle_t hKernel,
+                                                                     uint32_t *totalGroupCount) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelSuggestMaxCooperativeGroupCount_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSuggestMaxCooperativeGroupCount", (void **)&ze_real.zeKernelSuggestMaxCooperativeGroupCount);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, totalGroupCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
@@ -6746,19 +8347,35 @@ ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
   return tracer_args.tracer_result;
 }
 
-/* zeKernelSetArgumentValue: level_zero/ze_api.h */
-ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argIndex, size_t argSize,
-                                     const void *pArgValue) {
-  ze_zeKernelSetArgumentValue_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelSetArgumentValue, __ATOMIC_ACQUIRE);
+/* zeKernelSuggestMaxCooperativeGroupCount: level_zero/ze_api.h */
+ze_result_t zeKernelSuggestMaxCooperativeGroupCount(ze_kernel_handle_t hKernel,
+                                                    uint32_t *totalGroupCount) {
+  ze_zeKernelSuggestMaxCooperativeGroupCount_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelSuggestMaxCooperativeGroupCount, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, totalGroupCount);
+  }
+  return ze_traced_zeKernelSuggestMaxCooperativeGroupCount(tracer_real, __builtin_return_address(0),
+                                                           hKernel, totalGroupCount);
+}
+
+/* zeKernelSetArgumentValue, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValue_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_kernel_handle_t hKernel, uint32_t argIndex,
+                                                      size_t argSize, const void *pArgValue) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetArgumentValue_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetArgumentValue", (void **)&ze_real.zeKernelSetArgumentValue);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, argIndex, argSize, pArgValue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
@@ -6812,19 +8429,35 @@ ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argInd
   return tracer_args.tracer_result;
 }
 
-/* zeKernelSetIndirectAccess: level_zero/ze_api.h */
-ze_result_t zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
-                                      ze_kernel_indirect_access_flags_t flags) {
-  ze_zeKernelSetIndirectAccess_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelSetIndirectAccess, __ATOMIC_ACQUIRE);
+/* zeKernelSetArgumentValue: level_zero/ze_api.h */
+ze_result_t zeKernelSetArgumentValue(ze_kernel_handle_t hKernel, uint32_t argIndex, size_t argSize,
+                                     const void *pArgValue) {
+  ze_zeKernelSetArgumentValue_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelSetArgumentValue, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, argIndex, argSize, pArgValue);
+  }
+  return ze_traced_zeKernelSetArgumentValue(tracer_real, __builtin_return_address(0), hKernel,
+                                            argIndex, argSize, pArgValue);
+}
+
+/* zeKernelSetIndirectAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAccess_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_kernel_handle_t hKernel,
+                                                       ze_kernel_indirect_access_flags_t flags) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetIndirectAccess_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetIndirectAccess", (void **)&ze_real.zeKernelSetIndirectAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
@@ -6873,19 +8506,35 @@ ze_result_t zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
   return tracer_args.tracer_result;
 }
 
-/* zeKernelGetIndirectAccess: level_zero/ze_api.h */
-ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
-                                      ze_kernel_indirect_access_flags_t *pFlags) {
-  ze_zeKernelGetIndirectAccess_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelGetIndirectAccess, __ATOMIC_ACQUIRE);
+/* zeKernelSetIndirectAccess: level_zero/ze_api.h */
+ze_result_t zeKernelSetIndirectAccess(ze_kernel_handle_t hKernel,
+                                      ze_kernel_indirect_access_flags_t flags) {
+  ze_zeKernelSetIndirectAccess_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelSetIndirectAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, flags);
+  }
+  return ze_traced_zeKernelSetIndirectAccess(tracer_real, __builtin_return_address(0), hKernel,
+                                             flags);
+}
+
+/* zeKernelGetIndirectAccess, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAccess_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_kernel_handle_t hKernel,
+                                                       ze_kernel_indirect_access_flags_t *pFlags) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetIndirectAccess_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetIndirectAccess", (void **)&ze_real.zeKernelGetIndirectAccess);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pFlags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
@@ -6935,18 +8584,35 @@ ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
   return tracer_args.tracer_result;
 }
 
-/* zeKernelGetSourceAttributes: level_zero/ze_api.h */
-ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pSize, char **pString) {
-  ze_zeKernelGetSourceAttributes_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelGetSourceAttributes, __ATOMIC_ACQUIRE);
+/* zeKernelGetIndirectAccess: level_zero/ze_api.h */
+ze_result_t zeKernelGetIndirectAccess(ze_kernel_handle_t hKernel,
+                                      ze_kernel_indirect_access_flags_t *pFlags) {
+  ze_zeKernelGetIndirectAccess_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelGetIndirectAccess, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, pFlags);
+  }
+  return ze_traced_zeKernelGetIndirectAccess(tracer_real, __builtin_return_address(0), hKernel,
+                                             pFlags);
+}
+
+/* zeKernelGetSourceAttributes, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAttributes_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         ze_kernel_handle_t hKernel,
+                                                         uint32_t *pSize, char **pString) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetSourceAttributes_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetSourceAttributes", (void **)&ze_real.zeKernelGetSourceAttributes);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pString);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
@@ -7000,18 +8666,34 @@ ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pS
   return tracer_args.tracer_result;
 }
 
-/* zeKernelSetCacheConfig: level_zero/ze_api.h */
-ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_flags_t flags) {
-  ze_zeKernelSetCacheConfig_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelSetCacheConfig, __ATOMIC_ACQUIRE);
+/* zeKernelGetSourceAttributes: level_zero/ze_api.h */
+ze_result_t zeKernelGetSourceAttributes(ze_kernel_handle_t hKernel, uint32_t *pSize, char **pString) {
+  ze_zeKernelGetSourceAttributes_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelGetSourceAttributes, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, pSize, pString);
+  }
+  return ze_traced_zeKernelGetSourceAttributes(tracer_real, __builtin_return_address(0), hKernel,
+                                               pSize, pString);
+}
+
+/* zeKernelSetCacheConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    ze_kernel_handle_t hKernel,
+                                                    ze_cache_config_flags_t flags) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetCacheConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetCacheConfig", (void **)&ze_real.zeKernelSetCacheConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
@@ -7060,19 +8742,33 @@ ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_f
   return tracer_args.tracer_result;
 }
 
-/* zeKernelGetProperties: level_zero/ze_api.h */
-ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel,
-                                  ze_kernel_properties_t *pKernelProperties) {
-  ze_zeKernelGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelGetProperties, __ATOMIC_ACQUIRE);
+/* zeKernelSetCacheConfig: level_zero/ze_api.h */
+ze_result_t zeKernelSetCacheConfig(ze_kernel_handle_t hKernel, ze_cache_config_flags_t flags) {
+  ze_zeKernelSetCacheConfig_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelSetCacheConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, flags);
+  }
+  return ze_traced_zeKernelSetCacheConfig(tracer_real, __builtin_return_address(0), hKernel, flags);
+}
+
+/* zeKernelGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   ze_kernel_handle_t hKernel,
+                                                   ze_kernel_properties_t *pKernelProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetProperties", (void **)&ze_real.zeKernelGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pKernelProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
@@ -7121,18 +8817,34 @@ ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel,
   return tracer_args.tracer_result;
 }
 
-/* zeKernelGetName: level_zero/ze_api.h */
-ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pName) {
-  ze_zeKernelGetName_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelGetName, __ATOMIC_ACQUIRE);
+/* zeKernelGetProperties: level_zero/ze_api.h */
+ze_result_t zeKernelGetProperties(ze_kernel_handle_t hKernel,
+                                  ze_kernel_properties_t *pKernelProperties) {
+  ze_zeKernelGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, pKernelProperties);
+  }
+  return ze_traced_zeKernelGetProperties(tracer_real, __builtin_return_address(0), hKernel,
+                                         pKernelProperties);
+}
+
+/* zeKernelGetName, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real,
+                                             const void *tracer_caller, ze_kernel_handle_t hKernel,
+                                             size_t *pSize, char *pName) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelGetName_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetName", (void **)&ze_real.zeKernelGetName);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pName);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
@@ -7185,22 +8897,37 @@ ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pNa
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendLaunchKernel: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandList,
-                                            ze_kernel_handle_t hKernel,
-                                            const ze_group_count_t *pLaunchFuncArgs,
-                                            ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
-                                            ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendLaunchKernel_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendLaunchKernel, __ATOMIC_ACQUIRE);
+/* zeKernelGetName: level_zero/ze_api.h */
+ze_result_t zeKernelGetName(ze_kernel_handle_t hKernel, size_t *pSize, char *pName) {
+  ze_zeKernelGetName_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelGetName, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, pSize, pName);
+  }
+  return ze_traced_zeKernelGetName(tracer_real, __builtin_return_address(0), hKernel, pSize, pName);
+}
+
+/* zeCommandListAppendLaunchKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendLaunchKernel(ze_zeCommandListAppendLaunchKernel_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             ze_command_list_handle_t hCommandList,
+                                                             ze_kernel_handle_t hKernel,
+                                                             const ze_group_count_t *pLaunchFuncArgs,
+                                                             ze_event_handle_t hSignalEvent,
+                                                             uint32_t numWaitEvents,
+                                                             ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchKernel_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchKernel", (void **)&ze_real.zeCommandListAppendLaunchKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -7253,23 +8980,44 @@ ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandLis
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendLaunchCooperativeKernel: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t hCommandList,
-                                                       ze_kernel_handle_t hKernel,
-                                                       const ze_group_count_t *pLaunchFuncArgs,
-                                                       ze_event_handle_t hSignalEvent,
-                                                       uint32_t numWaitEvents,
-                                                       ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendLaunchCooperativeKernel_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendLaunchCooperativeKernel, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendLaunchKernel: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendLaunchKernel(ze_command_list_handle_t hCommandList,
+                                            ze_kernel_handle_t hKernel,
+                                            const ze_group_count_t *pLaunchFuncArgs,
+                                            ze_event_handle_t hSignalEvent, uint32_t numWaitEvents,
+                                            ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendLaunchKernel_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendLaunchKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
+                       phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendLaunchKernel(tracer_real, __builtin_return_address(0),
+                                                   hCommandList, hKernel, pLaunchFuncArgs,
+                                                   hSignalEvent, numWaitEvents, phWaitEvents);
+}
+
+/* zeCommandListAppendLaunchCooperativeKernel, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendLaunchCooperativeKernel(ze_zeCommandListAppendLaunchCooperativeKernel_fn *tracer_real,
+                                                                        const void *tracer_caller,
+                                                                        ze_command_list_handle_t hCommandList,
+                                                                        ze_kernel_handle_t hKernel,
+                                                                        const ze_group_count_t *pLaunchFuncArgs,
+                                                                        ze_event_handle_t hSignalEvent,
+                                                                        uint32_t numWaitEvents,
+                                                                        ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchCooperativeKernel_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchCooperativeKernel", (void **)&ze_real.zeCommandListAppendLaunchCooperativeKernel);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -7322,23 +9070,47 @@ ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t 
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendLaunchKernelIndirect: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCommandList,
-                                                    ze_kernel_handle_t hKernel,
-                                                    const ze_group_count_t *pLaunchArgumentsBuffer,
-                                                    ze_event_handle_t hSignalEvent,
-                                                    uint32_t numWaitEvents,
-                                                    ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendLaunchKernelIndirect_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendLaunchKernelIndirect, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendLaunchCooperativeKernel: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendLaunchCooperativeKernel(ze_command_list_handle_t hCommandList,
+                                                       ze_kernel_handle_t hKernel,
+                                                       const ze_group_count_t *pLaunchFuncArgs,
+                                                       ze_event_handle_t hSignalEvent,
+                                                       uint32_t numWaitEvents,
+                                                       ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendLaunchCooperativeKernel_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendLaunchCooperativeKernel, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
+                       phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendLaunchCooperativeKernel(tracer_real,
+                                                              __builtin_return_address(0),
+                                                              hCommandList, hKernel,
+                                                              pLaunchFuncArgs, hSignalEvent,
+                                                              numWaitEvents, phWaitEvents);
+}
+
+/* zeCommandListAppendLaunchKernelIndirect, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendLaunchKernelIndirect(ze_zeCommandListAppendLaunchKernelIndirect_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     ze_command_list_handle_t hCommandList,
+                                                                     ze_kernel_handle_t hKernel,
+                                                                     const ze_group_count_t *pLaunchArgumentsBuffer,
+                                                                     ze_event_handle_t hSignalEvent,
+                                                                     uint32_t numWaitEvents,
+                                                                     ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchKernelIndirect_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchKernelIndirect", (void **)&ze_real.zeCommandListAppendLaunchKernelIndirect);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -7392,25 +9164,48 @@ ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCo
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendLaunchMultipleKernelsIndirect: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_handle_t hCommandList,
-                                                             uint32_t numKernels,
-                                                             ze_kernel_handle_t *phKernels,
-                                                             const uint32_t *pCountBuffer,
-                                                             const ze_group_count_t *pLaunchArgumentsBuffer,
-                                                             ze_event_handle_t hSignalEvent,
-                                                             uint32_t numWaitEvents,
-                                                             ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendLaunchMultipleKernelsIndirect_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendLaunchMultipleKernelsIndirect, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendLaunchKernelIndirect: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendLaunchKernelIndirect(ze_command_list_handle_t hCommandList,
+                                                    ze_kernel_handle_t hKernel,
+                                                    const ze_group_count_t *pLaunchArgumentsBuffer,
+                                                    ze_event_handle_t hSignalEvent,
+                                                    uint32_t numWaitEvents,
+                                                    ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendLaunchKernelIndirect_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendLaunchKernelIndirect, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
+                       phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendLaunchKernelIndirect(tracer_real, __builtin_return_address(0),
+                                                           hCommandList, hKernel,
+                                                           pLaunchArgumentsBuffer, hSignalEvent,
+                                                           numWaitEvents, phWaitEvents);
+}
+
+/* zeCommandListAppendLaunchMultipleKernelsIndirect, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(ze_zeCommandListAppendLaunchMultipleKernelsIndirect_fn *tracer_real,
+                                                                              const void *tracer_caller,
+                                                                              ze_command_list_handle_t hCommandList,
+                                                                              uint32_t numKernels,
+                                                                              ze_kernel_handle_t *phKernels,
+                                                                              const uint32_t *pCountBuffer,
+                                                                              const ze_group_count_t *pLaunchArgumentsBuffer,
+                                                                              ze_event_handle_t hSignalEvent,
+                                                                              uint32_t numWaitEvents,
+                                                                              ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendLaunchMultipleKernelsIndirect_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchMultipleKernelsIndirect", (void **)&ze_real.zeCommandListAppendLaunchMultipleKernelsIndirect);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numKernels, phKernels, pCountBuffer, pLaunchArgumentsBuffer,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -7477,19 +9272,48 @@ ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_han
   return tracer_args.tracer_result;
 }
 
-/* zeContextMakeMemoryResident: level_zero/ze_api.h */
-ze_result_t zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                        void *ptr, size_t size) {
-  ze_zeContextMakeMemoryResident_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeContextMakeMemoryResident, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendLaunchMultipleKernelsIndirect: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendLaunchMultipleKernelsIndirect(ze_command_list_handle_t hCommandList,
+                                                             uint32_t numKernels,
+                                                             ze_kernel_handle_t *phKernels,
+                                                             const uint32_t *pCountBuffer,
+                                                             const ze_group_count_t *pLaunchArgumentsBuffer,
+                                                             ze_event_handle_t hSignalEvent,
+                                                             uint32_t numWaitEvents,
+                                                             ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendLaunchMultipleKernelsIndirect_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendLaunchMultipleKernelsIndirect, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, numKernels, phKernels, pCountBuffer, pLaunchArgumentsBuffer,
+                       hSignalEvent, numWaitEvents, phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(tracer_real,
+                                                                    __builtin_return_address(0),
+                                                                    hCommandList, numKernels,
+                                                                    phKernels, pCountBuffer,
+                                                                    pLaunchArgumentsBuffer,
+                                                                    hSignalEvent, numWaitEvents,
+                                                                    phWaitEvents);
+}
+
+/* zeContextMakeMemoryResident, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryResident_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         ze_context_handle_t hContext,
+                                                         ze_device_handle_t hDevice, void *ptr,
+                                                         size_t size) {
   if (!tracer_real)
     tracer_real = (ze_zeContextMakeMemoryResident_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextMakeMemoryResident", (void **)&ze_real.zeContextMakeMemoryResident);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
@@ -7543,19 +9367,36 @@ ze_result_t zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_
   return tracer_args.tracer_result;
 }
 
-/* zeContextEvictMemory: level_zero/ze_api.h */
-ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                 void *ptr, size_t size) {
-  ze_zeContextEvictMemory_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeContextEvictMemory, __ATOMIC_ACQUIRE);
+/* zeContextMakeMemoryResident: level_zero/ze_api.h */
+ze_result_t zeContextMakeMemoryResident(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                        void *ptr, size_t size) {
+  ze_zeContextMakeMemoryResident_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeContextMakeMemoryResident, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, ptr, size);
+  }
+  return ze_traced_zeContextMakeMemoryResident(tracer_real, __builtin_return_address(0), hContext,
+                                               hDevice, ptr, size);
+}
+
+/* zeContextEvictMemory, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  ze_context_handle_t hContext,
+                                                  ze_device_handle_t hDevice, void *ptr,
+                                                  size_t size) {
   if (!tracer_real)
     tracer_real = (ze_zeContextEvictMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextEvictMemory", (void **)&ze_real.zeContextEvictMemory);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
@@ -7609,19 +9450,36 @@ ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_
   return tracer_args.tracer_result;
 }
 
-/* zeContextMakeImageResident: level_zero/ze_api.h */
-ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                       ze_image_handle_t hImage) {
-  ze_zeContextMakeImageResident_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeContextMakeImageResident, __ATOMIC_ACQUIRE);
+/* zeContextEvictMemory: level_zero/ze_api.h */
+ze_result_t zeContextEvictMemory(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                 void *ptr, size_t size) {
+  ze_zeContextEvictMemory_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeContextEvictMemory, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, ptr, size);
+  }
+  return ze_traced_zeContextEvictMemory(tracer_real, __builtin_return_address(0), hContext, hDevice,
+                                        ptr, size);
+}
+
+/* zeContextMakeImageResident, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageResident_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_context_handle_t hContext,
+                                                        ze_device_handle_t hDevice,
+                                                        ze_image_handle_t hImage) {
   if (!tracer_real)
     tracer_real = (ze_zeContextMakeImageResident_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextMakeImageResident", (void **)&ze_real.zeContextMakeImageResident);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
@@ -7673,19 +9531,36 @@ ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_h
   return tracer_args.tracer_result;
 }
 
-/* zeContextEvictImage: level_zero/ze_api.h */
-ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                ze_image_handle_t hImage) {
-  ze_zeContextEvictImage_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeContextEvictImage, __ATOMIC_ACQUIRE);
+/* zeContextMakeImageResident: level_zero/ze_api.h */
+ze_result_t zeContextMakeImageResident(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                       ze_image_handle_t hImage) {
+  ze_zeContextMakeImageResident_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeContextMakeImageResident, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, hImage);
+  }
+  return ze_traced_zeContextMakeImageResident(tracer_real, __builtin_return_address(0), hContext,
+                                              hDevice, hImage);
+}
+
+/* zeContextEvictImage, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 ze_context_handle_t hContext,
+                                                 ze_device_handle_t hDevice,
+                                                 ze_image_handle_t hImage) {
   if (!tracer_real)
     tracer_real = (ze_zeContextEvictImage_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextEvictImage", (void **)&ze_real.zeContextEvictImage);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
@@ -7737,19 +9612,37 @@ ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t
   return tracer_args.tracer_result;
 }
 
-/* zeSamplerCreate: level_zero/ze_api.h */
-ze_result_t zeSamplerCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                            const ze_sampler_desc_t *desc, ze_sampler_handle_t *phSampler) {
-  ze_zeSamplerCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeSamplerCreate, __ATOMIC_ACQUIRE);
+/* zeContextEvictImage: level_zero/ze_api.h */
+ze_result_t zeContextEvictImage(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                ze_image_handle_t hImage) {
+  ze_zeContextEvictImage_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeContextEvictImage, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, hImage);
+  }
+  return ze_traced_zeContextEvictImage(tracer_real, __builtin_return_address(0), hContext, hDevice,
+                                       hImage);
+}
+
+/* zeSamplerCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real,
+                                             const void *tracer_caller,
+                                             ze_context_handle_t hContext,
+                                             ze_device_handle_t hDevice,
+                                             const ze_sampler_desc_t *desc,
+                                             ze_sampler_handle_t *phSampler) {
   if (!tracer_real)
     tracer_real = (ze_zeSamplerCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeSamplerCreate", (void **)&ze_real.zeSamplerCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
@@ -7804,18 +9697,34 @@ ze_result_t zeSamplerCreate(ze_context_handle_t hContext, ze_device_handle_t hDe
   return tracer_args.tracer_result;
 }
 
-/* zeSamplerDestroy: level_zero/ze_api.h */
-ze_result_t zeSamplerDestroy(ze_sampler_handle_t hSampler) {
-  ze_zeSamplerDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeSamplerDestroy, __ATOMIC_ACQUIRE);
+/* zeSamplerCreate: level_zero/ze_api.h */
+ze_result_t zeSamplerCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                            const ze_sampler_desc_t *desc, ze_sampler_handle_t *phSampler) {
+  ze_zeSamplerCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeSamplerCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, desc, phSampler);
+  }
+  return ze_traced_zeSamplerCreate(tracer_real, __builtin_return_address(0), hContext, hDevice,
+                                   desc, phSampler);
+}
+
+/* zeSamplerDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              ze_sampler_handle_t hSampler) {
   if (!tracer_real)
     tracer_real = (ze_zeSamplerDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeSamplerDestroy", (void **)&ze_real.zeSamplerDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
@@ -7862,19 +9771,33 @@ ze_result_t zeSamplerDestroy(ze_sampler_handle_t hSampler) {
   return tracer_args.tracer_result;
 }
 
-/* zeVirtualMemReserve: level_zero/ze_api.h */
-ze_result_t zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart, size_t size,
-                                void **pptr) {
-  ze_zeVirtualMemReserve_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeVirtualMemReserve, __ATOMIC_ACQUIRE);
+/* zeSamplerDestroy: level_zero/ze_api.h */
+ze_result_t zeSamplerDestroy(ze_sampler_handle_t hSampler) {
+  ze_zeSamplerDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeSamplerDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hSampler);
+  }
+  return ze_traced_zeSamplerDestroy(tracer_real, __builtin_return_address(0), hSampler);
+}
+
+/* zeVirtualMemReserve, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 ze_context_handle_t hContext, const void *pStart,
+                                                 size_t size, void **pptr) {
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemReserve_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemReserve", (void **)&ze_real.zeVirtualMemReserve);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, pStart, size, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
@@ -7929,18 +9852,35 @@ ze_result_t zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart
   return tracer_args.tracer_result;
 }
 
-/* zeVirtualMemFree: level_zero/ze_api.h */
-ze_result_t zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr, size_t size) {
-  ze_zeVirtualMemFree_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeVirtualMemFree, __ATOMIC_ACQUIRE);
+/* zeVirtualMemReserve: level_zero/ze_api.h */
+ze_result_t zeVirtualMemReserve(ze_context_handle_t hContext, const void *pStart, size_t size,
+                                void **pptr) {
+  ze_zeVirtualMemReserve_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeVirtualMemReserve, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, pStart, size, pptr);
+  }
+  return ze_traced_zeVirtualMemReserve(tracer_real, __builtin_return_address(0), hContext, pStart,
+                                       size, pptr);
+}
+
+/* zeVirtualMemFree, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              ze_context_handle_t hContext, const void *ptr,
+                                              size_t size) {
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemFree_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemFree", (void **)&ze_real.zeVirtualMemFree);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
@@ -7991,19 +9931,34 @@ ze_result_t zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr, size
   return tracer_args.tracer_result;
 }
 
-/* zeVirtualMemQueryPageSize: level_zero/ze_api.h */
-ze_result_t zeVirtualMemQueryPageSize(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                      size_t size, size_t *pagesize) {
-  ze_zeVirtualMemQueryPageSize_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeVirtualMemQueryPageSize, __ATOMIC_ACQUIRE);
+/* zeVirtualMemFree: level_zero/ze_api.h */
+ze_result_t zeVirtualMemFree(ze_context_handle_t hContext, const void *ptr, size_t size) {
+  ze_zeVirtualMemFree_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeVirtualMemFree, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, ptr, size);
+  }
+  return ze_traced_zeVirtualMemFree(tracer_real, __builtin_return_address(0), hContext, ptr, size);
+}
+
+/* zeVirtualMemQueryPageSize, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageSize_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_context_handle_t hContext,
+                                                       ze_device_handle_t hDevice, size_t size,
+                                                       size_t *pagesize) {
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemQueryPageSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemQueryPageSize", (void **)&ze_real.zeVirtualMemQueryPageSize);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, size, pagesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
@@ -8058,20 +10013,37 @@ ze_result_t zeVirtualMemQueryPageSize(ze_context_handle_t hContext, ze_device_ha
   return tracer_args.tracer_result;
 }
 
-/* zePhysicalMemCreate: level_zero/ze_api.h */
-ze_result_t zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                ze_physical_mem_desc_t *desc,
-                                ze_physical_mem_handle_t *phPhysicalMemory) {
-  ze_zePhysicalMemCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zePhysicalMemCreate, __ATOMIC_ACQUIRE);
+/* zeVirtualMemQueryPageSize: level_zero/ze_api.h */
+ze_result_t zeVirtualMemQueryPageSize(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                      size_t size, size_t *pagesize) {
+  ze_zeVirtualMemQueryPageSize_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeVirtualMemQueryPageSize, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, size, pagesize);
+  }
+  return ze_traced_zeVirtualMemQueryPageSize(tracer_real, __builtin_return_address(0), hContext,
+                                             hDevice, size, pagesize);
+}
+
+/* zePhysicalMemCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 ze_context_handle_t hContext,
+                                                 ze_device_handle_t hDevice,
+                                                 ze_physical_mem_desc_t *desc,
+                                                 ze_physical_mem_handle_t *phPhysicalMemory) {
   if (!tracer_real)
     tracer_real = (ze_zePhysicalMemCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zePhysicalMemCreate", (void **)&ze_real.zePhysicalMemCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
@@ -8126,19 +10098,36 @@ ze_result_t zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t
   return tracer_args.tracer_result;
 }
 
-/* zePhysicalMemDestroy: level_zero/ze_api.h */
-ze_result_t zePhysicalMemDestroy(ze_context_handle_t hContext,
-                                 ze_physical_mem_handle_t hPhysicalMemory) {
-  ze_zePhysicalMemDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zePhysicalMemDestroy, __ATOMIC_ACQUIRE);
+/* zePhysicalMemCreate: level_zero/ze_api.h */
+ze_result_t zePhysicalMemCreate(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                ze_physical_mem_desc_t *desc,
+                                ze_physical_mem_handle_t *phPhysicalMemory) {
+  ze_zePhysicalMemCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zePhysicalMemCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, desc, phPhysicalMemory);
+  }
+  return ze_traced_zePhysicalMemCreate(tracer_real, __builtin_return_address(0), hContext, hDevice,
+                                       desc, phPhysicalMemory);
+}
+
+/* zePhysicalMemDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  ze_context_handle_t hContext,
+                                                  ze_physical_mem_handle_t hPhysicalMemory) {
   if (!tracer_real)
     tracer_real = (ze_zePhysicalMemDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zePhysicalMemDestroy", (void **)&ze_real.zePhysicalMemDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
@@ -8187,20 +10176,36 @@ ze_result_t zePhysicalMemDestroy(ze_context_handle_t hContext,
   return tracer_args.tracer_result;
 }
 
-/* zeVirtualMemMap: level_zero/ze_api.h */
-ze_result_t zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_t size,
-                            ze_physical_mem_handle_t hPhysicalMemory, size_t offset,
-                            ze_memory_access_attribute_t access) {
-  ze_zeVirtualMemMap_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeVirtualMemMap, __ATOMIC_ACQUIRE);
+/* zePhysicalMemDestroy: level_zero/ze_api.h */
+ze_result_t zePhysicalMemDestroy(ze_context_handle_t hContext,
+                                 ze_physical_mem_handle_t hPhysicalMemory) {
+  ze_zePhysicalMemDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zePhysicalMemDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hPhysicalMemory);
+  }
+  return ze_traced_zePhysicalMemDestroy(tracer_real, __builtin_return_address(0), hContext,
+                                        hPhysicalMemory);
+}
+
+/* zeVirtualMemMap, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real,
+                                             const void *tracer_caller,
+                                             ze_context_handle_t hContext, const void *ptr,
+                                             size_t size, ze_physical_mem_handle_t hPhysicalMemory,
+                                             size_t offset, ze_memory_access_attribute_t access) {
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemMap_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemMap", (void **)&ze_real.zeVirtualMemMap);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
@@ -8259,18 +10264,36 @@ ze_result_t zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_
   return tracer_args.tracer_result;
 }
 
-/* zeVirtualMemUnmap: level_zero/ze_api.h */
-ze_result_t zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr, size_t size) {
-  ze_zeVirtualMemUnmap_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeVirtualMemUnmap, __ATOMIC_ACQUIRE);
+/* zeVirtualMemMap: level_zero/ze_api.h */
+ze_result_t zeVirtualMemMap(ze_context_handle_t hContext, const void *ptr, size_t size,
+                            ze_physical_mem_handle_t hPhysicalMemory, size_t offset,
+                            ze_memory_access_attribute_t access) {
+  ze_zeVirtualMemMap_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeVirtualMemMap, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
+  }
+  return ze_traced_zeVirtualMemMap(tracer_real, __builtin_return_address(0), hContext, ptr, size,
+                                   hPhysicalMemory, offset, access);
+}
+
+/* zeVirtualMemUnmap, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               ze_context_handle_t hContext, const void *ptr,
+                                               size_t size) {
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemUnmap_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemUnmap", (void **)&ze_real.zeVirtualMemUnmap);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
@@ -8321,19 +10344,34 @@ ze_result_t zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr, siz
   return tracer_args.tracer_result;
 }
 
-/* zeVirtualMemSetAccessAttribute: level_zero/ze_api.h */
-ze_result_t zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const void *ptr,
-                                           size_t size, ze_memory_access_attribute_t access) {
-  ze_zeVirtualMemSetAccessAttribute_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeVirtualMemSetAccessAttribute, __ATOMIC_ACQUIRE);
+/* zeVirtualMemUnmap: level_zero/ze_api.h */
+ze_result_t zeVirtualMemUnmap(ze_context_handle_t hContext, const void *ptr, size_t size) {
+  ze_zeVirtualMemUnmap_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeVirtualMemUnmap, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, ptr, size);
+  }
+  return ze_traced_zeVirtualMemUnmap(tracer_real, __builtin_return_address(0), hContext, ptr, size);
+}
+
+/* zeVirtualMemSetAccessAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAccessAttribute_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            ze_context_handle_t hContext,
+                                                            const void *ptr, size_t size,
+                                                            ze_memory_access_attribute_t access) {
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemSetAccessAttribute_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemSetAccessAttribute", (void **)&ze_real.zeVirtualMemSetAccessAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
@@ -8387,20 +10425,37 @@ ze_result_t zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const v
   return tracer_args.tracer_result;
 }
 
-/* zeVirtualMemGetAccessAttribute: level_zero/ze_api.h */
-ze_result_t zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const void *ptr,
-                                           size_t size, ze_memory_access_attribute_t *access,
-                                           size_t *outSize) {
-  ze_zeVirtualMemGetAccessAttribute_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeVirtualMemGetAccessAttribute, __ATOMIC_ACQUIRE);
+/* zeVirtualMemSetAccessAttribute: level_zero/ze_api.h */
+ze_result_t zeVirtualMemSetAccessAttribute(ze_context_handle_t hContext, const void *ptr,
+                                           size_t size, ze_memory_access_attribute_t access) {
+  ze_zeVirtualMemSetAccessAttribute_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeVirtualMemSetAccessAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, ptr, size, access);
+  }
+  return ze_traced_zeVirtualMemSetAccessAttribute(tracer_real, __builtin_return_address(0),
+                                                  hContext, ptr, size, access);
+}
+
+/* zeVirtualMemGetAccessAttribute, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAccessAttribute_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            ze_context_handle_t hContext,
+                                                            const void *ptr, size_t size,
+                                                            ze_memory_access_attribute_t *access,
+                                                            size_t *outSize) {
   if (!tracer_real)
     tracer_real = (ze_zeVirtualMemGetAccessAttribute_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemGetAccessAttribute", (void **)&ze_real.zeVirtualMemGetAccessAttribute);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access, outSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
@@ -8458,19 +10513,37 @@ ze_result_t zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const v
   return tracer_args.tracer_result;
 }
 
-/* zeKernelSetGlobalOffsetExp: level_zero/ze_api.h */
-ze_result_t zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t offsetX,
-                                       uint32_t offsetY, uint32_t offsetZ) {
-  ze_zeKernelSetGlobalOffsetExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelSetGlobalOffsetExp, __ATOMIC_ACQUIRE);
+/* zeVirtualMemGetAccessAttribute: level_zero/ze_api.h */
+ze_result_t zeVirtualMemGetAccessAttribute(ze_context_handle_t hContext, const void *ptr,
+                                           size_t size, ze_memory_access_attribute_t *access,
+                                           size_t *outSize) {
+  ze_zeVirtualMemGetAccessAttribute_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeVirtualMemGetAccessAttribute, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, ptr, size, access, outSize);
+  }
+  return ze_traced_zeVirtualMemGetAccessAttribute(tracer_real, __builtin_return_address(0),
+                                                  hContext, ptr, size, access, outSize);
+}
+
+/* zeKernelSetGlobalOffsetExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffsetExp_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_kernel_handle_t hKernel,
+                                                        uint32_t offsetX, uint32_t offsetY,
+                                                        uint32_t offsetZ) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelSetGlobalOffsetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetGlobalOffsetExp", (void **)&ze_real.zeKernelSetGlobalOffsetExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, offsetX, offsetY, offsetZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
@@ -8524,19 +10597,35 @@ ze_result_t zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t offs
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceReserveCacheExt: level_zero/ze_api.h */
-ze_result_t zeDeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLevel,
-                                    size_t cacheReservationSize) {
-  ze_zeDeviceReserveCacheExt_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceReserveCacheExt, __ATOMIC_ACQUIRE);
+/* zeKernelSetGlobalOffsetExp: level_zero/ze_api.h */
+ze_result_t zeKernelSetGlobalOffsetExp(ze_kernel_handle_t hKernel, uint32_t offsetX,
+                                       uint32_t offsetY, uint32_t offsetZ) {
+  ze_zeKernelSetGlobalOffsetExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelSetGlobalOffsetExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, offsetX, offsetY, offsetZ);
+  }
+  return ze_traced_zeKernelSetGlobalOffsetExp(tracer_real, __builtin_return_address(0), hKernel,
+                                              offsetX, offsetY, offsetZ);
+}
+
+/* zeDeviceReserveCacheExt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     ze_device_handle_t hDevice, size_t cacheLevel,
+                                                     size_t cacheReservationSize) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceReserveCacheExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceReserveCacheExt", (void **)&ze_real.zeDeviceReserveCacheExt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, cacheLevel, cacheReservationSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
@@ -8588,19 +10677,36 @@ ze_result_t zeDeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLeve
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceSetCacheAdviceExt: level_zero/ze_api.h */
-ze_result_t zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void *ptr, size_t regionSize,
-                                      ze_cache_ext_region_t cacheRegion) {
-  ze_zeDeviceSetCacheAdviceExt_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceSetCacheAdviceExt, __ATOMIC_ACQUIRE);
+/* zeDeviceReserveCacheExt: level_zero/ze_api.h */
+ze_result_t zeDeviceReserveCacheExt(ze_device_handle_t hDevice, size_t cacheLevel,
+                                    size_t cacheReservationSize) {
+  ze_zeDeviceReserveCacheExt_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceReserveCacheExt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, cacheLevel, cacheReservationSize);
+  }
+  return ze_traced_zeDeviceReserveCacheExt(tracer_real, __builtin_return_address(0), hDevice,
+                                           cacheLevel, cacheReservationSize);
+}
+
+/* zeDeviceSetCacheAdviceExt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt(ze_zeDeviceSetCacheAdviceExt_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_device_handle_t hDevice, void *ptr,
+                                                       size_t regionSize,
+                                                       ze_cache_ext_region_t cacheRegion) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceSetCacheAdviceExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceSetCacheAdviceExt", (void **)&ze_real.zeDeviceSetCacheAdviceExt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, ptr, regionSize, cacheRegion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
@@ -8654,19 +10760,36 @@ ze_result_t zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void *ptr, siz
   return tracer_args.tracer_result;
 }
 
-/* zeEventQueryTimestampsExp: level_zero/ze_api.h */
-ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle_t hDevice,
-                                      uint32_t *pCount, ze_kernel_timestamp_result_t *pTimestamps) {
-  ze_zeEventQueryTimestampsExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeEventQueryTimestampsExp, __ATOMIC_ACQUIRE);
+/* zeDeviceSetCacheAdviceExt: level_zero/ze_api.h */
+ze_result_t zeDeviceSetCacheAdviceExt(ze_device_handle_t hDevice, void *ptr, size_t regionSize,
+                                      ze_cache_ext_region_t cacheRegion) {
+  ze_zeDeviceSetCacheAdviceExt_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceSetCacheAdviceExt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, ptr, regionSize, cacheRegion);
+  }
+  return ze_traced_zeDeviceSetCacheAdviceExt(tracer_real, __builtin_return_address(0), hDevice, ptr,
+                                             regionSize, cacheRegion);
+}
+
+/* zeEventQueryTimestampsExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestampsExp_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_event_handle_t hEvent,
+                                                       ze_device_handle_t hDevice, uint32_t *pCount,
+                                                       ze_kernel_timestamp_result_t *pTimestamps) {
   if (!tracer_real)
     tracer_real = (ze_zeEventQueryTimestampsExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryTimestampsExp", (void **)&ze_real.zeEventQueryTimestampsExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, hDevice, pCount, pTimestamps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
@@ -8721,19 +10844,35 @@ ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle
   return tracer_args.tracer_result;
 }
 
-/* zeImageGetMemoryPropertiesExp: level_zero/ze_api.h */
-ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage,
-                                          ze_image_memory_properties_exp_t *pMemoryProperties) {
-  ze_zeImageGetMemoryPropertiesExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeImageGetMemoryPropertiesExp, __ATOMIC_ACQUIRE);
+/* zeEventQueryTimestampsExp: level_zero/ze_api.h */
+ze_result_t zeEventQueryTimestampsExp(ze_event_handle_t hEvent, ze_device_handle_t hDevice,
+                                      uint32_t *pCount, ze_kernel_timestamp_result_t *pTimestamps) {
+  ze_zeEventQueryTimestampsExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeEventQueryTimestampsExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEvent, hDevice, pCount, pTimestamps);
+  }
+  return ze_traced_zeEventQueryTimestampsExp(tracer_real, __builtin_return_address(0), hEvent,
+                                             hDevice, pCount, pTimestamps);
+}
+
+/* zeImageGetMemoryPropertiesExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPropertiesExp_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           ze_image_handle_t hImage,
+                                                           ze_image_memory_properties_exp_t *pMemoryProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeImageGetMemoryPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetMemoryPropertiesExp", (void **)&ze_real.zeImageGetMemoryPropertiesExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hImage, pMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
@@ -8782,20 +10921,38 @@ ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage,
   return tracer_args.tracer_result;
 }
 
-/* zeImageViewCreateExp: level_zero/ze_api.h */
-ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_t hDevice,
-                                 const ze_image_desc_t *desc, ze_image_handle_t hImage,
-                                 ze_image_handle_t *phImageView) {
-  ze_zeImageViewCreateExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeImageViewCreateExp, __ATOMIC_ACQUIRE);
+/* zeImageGetMemoryPropertiesExp: level_zero/ze_api.h */
+ze_result_t zeImageGetMemoryPropertiesExp(ze_image_handle_t hImage,
+                                          ze_image_memory_properties_exp_t *pMemoryProperties) {
+  ze_zeImageGetMemoryPropertiesExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeImageGetMemoryPropertiesExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hImage, pMemoryProperties);
+  }
+  return ze_traced_zeImageGetMemoryPropertiesExp(tracer_real, __builtin_return_address(0), hImage,
+                                                 pMemoryProperties);
+}
+
+/* zeImageViewCreateExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  ze_context_handle_t hContext,
+                                                  ze_device_handle_t hDevice,
+                                                  const ze_image_desc_t *desc,
+                                                  ze_image_handle_t hImage,
+                                                  ze_image_handle_t *phImageView) {
   if (!tracer_real)
     tracer_real = (ze_zeImageViewCreateExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageViewCreateExp", (void **)&ze_real.zeImageViewCreateExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, hImage, phImageView);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
@@ -8853,19 +11010,36 @@ ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_
   return tracer_args.tracer_result;
 }
 
-/* zeKernelSchedulingHintExp: level_zero/ze_api.h */
-ze_result_t zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel,
-                                      ze_scheduling_hint_exp_desc_t *pHint) {
-  ze_zeKernelSchedulingHintExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeKernelSchedulingHintExp, __ATOMIC_ACQUIRE);
+/* zeImageViewCreateExp: level_zero/ze_api.h */
+ze_result_t zeImageViewCreateExp(ze_context_handle_t hContext, ze_device_handle_t hDevice,
+                                 const ze_image_desc_t *desc, ze_image_handle_t hImage,
+                                 ze_image_handle_t *phImageView) {
+  ze_zeImageViewCreateExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeImageViewCreateExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, desc, hImage, phImageView);
+  }
+  return ze_traced_zeImageViewCreateExp(tracer_real, __builtin_return_address(0), hContext, hDevice,
+                                        desc, hImage, phImageView);
+}
+
+/* zeKernelSchedulingHintExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHintExp_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_kernel_handle_t hKernel,
+                                                       ze_scheduling_hint_exp_desc_t *pHint) {
   if (!tracer_real)
     tracer_real = (ze_zeKernelSchedulingHintExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSchedulingHintExp", (void **)&ze_real.zeKernelSchedulingHintExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pHint);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
@@ -8914,19 +11088,35 @@ ze_result_t zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel,
   return tracer_args.tracer_result;
 }
 
-/* zeDevicePciGetPropertiesExt: level_zero/ze_api.h */
-ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice,
-                                        ze_pci_ext_properties_t *pPciProperties) {
-  ze_zeDevicePciGetPropertiesExt_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDevicePciGetPropertiesExt, __ATOMIC_ACQUIRE);
+/* zeKernelSchedulingHintExp: level_zero/ze_api.h */
+ze_result_t zeKernelSchedulingHintExp(ze_kernel_handle_t hKernel,
+                                      ze_scheduling_hint_exp_desc_t *pHint) {
+  ze_zeKernelSchedulingHintExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeKernelSchedulingHintExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, pHint);
+  }
+  return ze_traced_zeKernelSchedulingHintExp(tracer_real, __builtin_return_address(0), hKernel,
+                                             pHint);
+}
+
+/* zeDevicePciGetPropertiesExt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetPropertiesExt_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         ze_device_handle_t hDevice,
+                                                         ze_pci_ext_properties_t *pPciProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeDevicePciGetPropertiesExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDevicePciGetPropertiesExt", (void **)&ze_real.zeDevicePciGetPropertiesExt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pPciProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
@@ -8975,24 +11165,42 @@ ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice,
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendImageCopyToMemoryExt: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCommandList,
-                                                    void *dstptr, ze_image_handle_t hSrcImage,
-                                                    const ze_image_region_t *pSrcRegion,
-                                                    uint32_t destRowPitch, uint32_t destSlicePitch,
-                                                    ze_event_handle_t hSignalEvent,
-                                                    uint32_t numWaitEvents,
-                                                    ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendImageCopyToMemoryExt_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendImageCopyToMemoryExt, __ATOMIC_ACQUIRE);
+/* zeDevicePciGetPropertiesExt: level_zero/ze_api.h */
+ze_result_t zeDevicePciGetPropertiesExt(ze_device_handle_t hDevice,
+                                        ze_pci_ext_properties_t *pPciProperties) {
+  ze_zeDevicePciGetPropertiesExt_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDevicePciGetPropertiesExt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pPciProperties);
+  }
+  return ze_traced_zeDevicePciGetPropertiesExt(tracer_real, __builtin_return_address(0), hDevice,
+                                               pPciProperties);
+}
+
+/* zeCommandListAppendImageCopyToMemoryExt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemoryExt(ze_zeCommandListAppendImageCopyToMemoryExt_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     ze_command_list_handle_t hCommandList,
+                                                                     void *dstptr,
+                                                                     ze_image_handle_t hSrcImage,
+                                                                     const ze_image_region_t *pSrcRegion,
+                                                                     uint32_t destRowPitch,
+                                                                     uint32_t destSlicePitch,
+                                                                     ze_event_handle_t hSignalEvent,
+                                                                     uint32_t numWaitEvents,
+                                                                     ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyToMemoryExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyToMemoryExt", (void **)&ze_real.zeCommandListAppendImageCopyToMemoryExt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, destRowPitch, destSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -9061,25 +11269,51 @@ ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCo
   return tracer_args.tracer_result;
 }
 
-/* zeCommandListAppendImageCopyFromMemoryExt: level_zero/ze_api.h */
-ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t hCommandList,
-                                                      ze_image_handle_t hDstImage,
-                                                      const void *srcptr,
-                                                      const ze_image_region_t *pDstRegion,
-                                                      uint32_t srcRowPitch, uint32_t srcSlicePitch,
-                                                      ze_event_handle_t hSignalEvent,
-                                                      uint32_t numWaitEvents,
-                                                      ze_event_handle_t *phWaitEvents) {
-  ze_zeCommandListAppendImageCopyFromMemoryExt_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeCommandListAppendImageCopyFromMemoryExt, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendImageCopyToMemoryExt: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendImageCopyToMemoryExt(ze_command_list_handle_t hCommandList,
+                                                    void *dstptr, ze_image_handle_t hSrcImage,
+                                                    const ze_image_region_t *pSrcRegion,
+                                                    uint32_t destRowPitch, uint32_t destSlicePitch,
+                                                    ze_event_handle_t hSignalEvent,
+                                                    uint32_t numWaitEvents,
+                                                    ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendImageCopyToMemoryExt_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendImageCopyToMemoryExt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, destRowPitch, destSlicePitch,
+                       hSignalEvent, numWaitEvents, phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendImageCopyToMemoryExt(tracer_real, __builtin_return_address(0),
+                                                           hCommandList, dstptr, hSrcImage,
+                                                           pSrcRegion, destRowPitch, destSlicePitch,
+                                                           hSignalEvent, numWaitEvents,
+                                                           phWaitEvents);
+}
+
+/* zeCommandListAppendImageCopyFromMemoryExt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemoryExt(ze_zeCommandListAppendImageCopyFromMemoryExt_fn *tracer_real,
+                                                                       const void *tracer_caller,
+                                                                       ze_command_list_handle_t hCommandList,
+                                                                       ze_image_handle_t hDstImage,
+                                                                       const void *srcptr,
+                                                                       const ze_image_region_t *pDstRegion,
+                                                                       uint32_t srcRowPitch,
+                                                                       uint32_t srcSlicePitch,
+                                                                       ze_event_handle_t hSignalEvent,
+                                                                       uint32_t numWaitEvents,
+                                                                       ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zeCommandListAppendImageCopyFromMemoryExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyFromMemoryExt", (void **)&ze_real.zeCommandListAppendImageCopyFromMemoryExt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, srcRowPitch, srcSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -9148,19 +11382,47 @@ ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t h
   return tracer_args.tracer_result;
 }
 
-/* zeImageGetAllocPropertiesExt: level_zero/ze_api.h */
-ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hImage,
-                                         ze_image_allocation_ext_properties_t *pImageAllocProperties) {
-  ze_zeImageGetAllocPropertiesExt_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeImageGetAllocPropertiesExt, __ATOMIC_ACQUIRE);
+/* zeCommandListAppendImageCopyFromMemoryExt: level_zero/ze_api.h */
+ze_result_t zeCommandListAppendImageCopyFromMemoryExt(ze_command_list_handle_t hCommandList,
+                                                      ze_image_handle_t hDstImage,
+                                                      const void *srcptr,
+                                                      const ze_image_region_t *pDstRegion,
+                                                      uint32_t srcRowPitch, uint32_t srcSlicePitch,
+                                                      ze_event_handle_t hSignalEvent,
+                                                      uint32_t numWaitEvents,
+                                                      ze_event_handle_t *phWaitEvents) {
+  ze_zeCommandListAppendImageCopyFromMemoryExt_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeCommandListAppendImageCopyFromMemoryExt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, srcRowPitch, srcSlicePitch,
+                       hSignalEvent, numWaitEvents, phWaitEvents);
+  }
+  return ze_traced_zeCommandListAppendImageCopyFromMemoryExt(tracer_real,
+                                                             __builtin_return_address(0),
+                                                             hCommandList, hDstImage, srcptr,
+                                                             pDstRegion, srcRowPitch, srcSlicePitch,
+                                                             hSignalEvent, numWaitEvents,
+                                                             phWaitEvents);
+}
+
+/* zeImageGetAllocPropertiesExt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeImageGetAllocPropertiesExt(ze_zeImageGetAllocPropertiesExt_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          ze_context_handle_t hContext,
+                                                          ze_image_handle_t hImage,
+                                                          ze_image_allocation_ext_properties_t *pImageAllocProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeImageGetAllocPropertiesExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetAllocPropertiesExt", (void **)&ze_real.zeImageGetAllocPropertiesExt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hImage, pImageAllocProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
@@ -9212,20 +11474,37 @@ ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_
   return tracer_args.tracer_result;
 }
 
-/* zeModuleInspectLinkageExt: level_zero/ze_api.h */
-ze_result_t zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t *pInspectDesc,
-                                      uint32_t numModules, ze_module_handle_t *phModules,
-                                      ze_module_build_log_handle_t *phLog) {
-  ze_zeModuleInspectLinkageExt_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeModuleInspectLinkageExt, __ATOMIC_ACQUIRE);
+/* zeImageGetAllocPropertiesExt: level_zero/ze_api.h */
+ze_result_t zeImageGetAllocPropertiesExt(ze_context_handle_t hContext, ze_image_handle_t hImage,
+                                         ze_image_allocation_ext_properties_t *pImageAllocProperties) {
+  ze_zeImageGetAllocPropertiesExt_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeImageGetAllocPropertiesExt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hImage, pImageAllocProperties);
+  }
+  return ze_traced_zeImageGetAllocPropertiesExt(tracer_real, __builtin_return_address(0), hContext,
+                                                hImage, pImageAllocProperties);
+}
+
+/* zeModuleInspectLinkageExt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeModuleInspectLinkageExt(ze_zeModuleInspectLinkageExt_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_linkage_inspection_ext_desc_t *pInspectDesc,
+                                                       uint32_t numModules,
+                                                       ze_module_handle_t *phModules,
+                                                       ze_module_build_log_handle_t *phLog) {
   if (!tracer_real)
     tracer_real = (ze_zeModuleInspectLinkageExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleInspectLinkageExt", (void **)&ze_real.zeModuleInspectLinkageExt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pInspectDesc, numModules, phModules, phLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
@@ -9280,19 +11559,35 @@ ze_result_t zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t *pInspect
   return tracer_args.tracer_result;
 }
 
-/* zeMemFreeExt: level_zero/ze_api.h */
-ze_result_t zeMemFreeExt(ze_context_handle_t hContext,
-                         const ze_memory_free_ext_desc_t *pMemFreeDesc, void *ptr) {
-  ze_zeMemFreeExt_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeMemFreeExt, __ATOMIC_ACQUIRE);
+/* zeModuleInspectLinkageExt: level_zero/ze_api.h */
+ze_result_t zeModuleInspectLinkageExt(ze_linkage_inspection_ext_desc_t *pInspectDesc,
+                                      uint32_t numModules, ze_module_handle_t *phModules,
+                                      ze_module_build_log_handle_t *phLog) {
+  ze_zeModuleInspectLinkageExt_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeModuleInspectLinkageExt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(pInspectDesc, numModules, phModules, phLog);
+  }
+  return ze_traced_zeModuleInspectLinkageExt(tracer_real, __builtin_return_address(0), pInspectDesc,
+                                             numModules, phModules, phLog);
+}
+
+/* zeMemFreeExt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real,
+                                          const void *tracer_caller, ze_context_handle_t hContext,
+                                          const ze_memory_free_ext_desc_t *pMemFreeDesc, void *ptr) {
   if (!tracer_real)
     tracer_real = (ze_zeMemFreeExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemFreeExt", (void **)&ze_real.zeMemFreeExt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, pMemFreeDesc, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
@@ -9344,19 +11639,35 @@ ze_result_t zeMemFreeExt(ze_context_handle_t hContext,
   return tracer_args.tracer_result;
 }
 
-/* zeFabricVertexGetExp: level_zero/ze_api.h */
-ze_result_t zeFabricVertexGetExp(ze_driver_handle_t hDriver, uint32_t *pCount,
-                                 ze_fabric_vertex_handle_t *phVertices) {
-  ze_zeFabricVertexGetExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFabricVertexGetExp, __ATOMIC_ACQUIRE);
+/* zeMemFreeExt: level_zero/ze_api.h */
+ze_result_t zeMemFreeExt(ze_context_handle_t hContext,
+                         const ze_memory_free_ext_desc_t *pMemFreeDesc, void *ptr) {
+  ze_zeMemFreeExt_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeMemFreeExt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, pMemFreeDesc, ptr);
+  }
+  return ze_traced_zeMemFreeExt(tracer_real, __builtin_return_address(0), hContext, pMemFreeDesc,
+                                ptr);
+}
+
+/* zeFabricVertexGetExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  ze_driver_handle_t hDriver, uint32_t *pCount,
+                                                  ze_fabric_vertex_handle_t *phVertices) {
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetExp", (void **)&ze_real.zeFabricVertexGetExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phVertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
@@ -9409,19 +11720,36 @@ ze_result_t zeFabricVertexGetExp(ze_driver_handle_t hDriver, uint32_t *pCount,
   return tracer_args.tracer_result;
 }
 
-/* zeFabricVertexGetSubVerticesExp: level_zero/ze_api.h */
-ze_result_t zeFabricVertexGetSubVerticesExp(ze_fabric_vertex_handle_t hVertex, uint32_t *pCount,
-                                            ze_fabric_vertex_handle_t *phSubvertices) {
-  ze_zeFabricVertexGetSubVerticesExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFabricVertexGetSubVerticesExp, __ATOMIC_ACQUIRE);
+/* zeFabricVertexGetExp: level_zero/ze_api.h */
+ze_result_t zeFabricVertexGetExp(ze_driver_handle_t hDriver, uint32_t *pCount,
+                                 ze_fabric_vertex_handle_t *phVertices) {
+  ze_zeFabricVertexGetExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFabricVertexGetExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDriver, pCount, phVertices);
+  }
+  return ze_traced_zeFabricVertexGetExp(tracer_real, __builtin_return_address(0), hDriver, pCount,
+                                        phVertices);
+}
+
+/* zeFabricVertexGetSubVerticesExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFabricVertexGetSubVerticesExp(ze_zeFabricVertexGetSubVerticesExp_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             ze_fabric_vertex_handle_t hVertex,
+                                                             uint32_t *pCount,
+                                                             ze_fabric_vertex_handle_t *phSubvertices) {
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetSubVerticesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetSubVerticesExp", (void **)&ze_real.zeFabricVertexGetSubVerticesExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertex, pCount, phSubvertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
@@ -9474,19 +11802,35 @@ ze_result_t zeFabricVertexGetSubVerticesExp(ze_fabric_vertex_handle_t hVertex, u
   return tracer_args.tracer_result;
 }
 
-/* zeFabricVertexGetPropertiesExp: level_zero/ze_api.h */
-ze_result_t zeFabricVertexGetPropertiesExp(ze_fabric_vertex_handle_t hVertex,
-                                           ze_fabric_vertex_exp_properties_t *pVertexProperties) {
-  ze_zeFabricVertexGetPropertiesExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFabricVertexGetPropertiesExp, __ATOMIC_ACQUIRE);
+/* zeFabricVertexGetSubVerticesExp: level_zero/ze_api.h */
+ze_result_t zeFabricVertexGetSubVerticesExp(ze_fabric_vertex_handle_t hVertex, uint32_t *pCount,
+                                            ze_fabric_vertex_handle_t *phSubvertices) {
+  ze_zeFabricVertexGetSubVerticesExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFabricVertexGetSubVerticesExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hVertex, pCount, phSubvertices);
+  }
+  return ze_traced_zeFabricVertexGetSubVerticesExp(tracer_real, __builtin_return_address(0),
+                                                   hVertex, pCount, phSubvertices);
+}
+
+/* zeFabricVertexGetPropertiesExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFabricVertexGetPropertiesExp(ze_zeFabricVertexGetPropertiesExp_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            ze_fabric_vertex_handle_t hVertex,
+                                                            ze_fabric_vertex_exp_properties_t *pVertexProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetPropertiesExp", (void **)&ze_real.zeFabricVertexGetPropertiesExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertex, pVertexProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
@@ -9535,19 +11879,35 @@ ze_result_t zeFabricVertexGetPropertiesExp(ze_fabric_vertex_handle_t hVertex,
   return tracer_args.tracer_result;
 }
 
-/* zeFabricVertexGetDeviceExp: level_zero/ze_api.h */
-ze_result_t zeFabricVertexGetDeviceExp(ze_fabric_vertex_handle_t hVertex,
-                                       ze_device_handle_t *phDevice) {
-  ze_zeFabricVertexGetDeviceExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFabricVertexGetDeviceExp, __ATOMIC_ACQUIRE);
+/* zeFabricVertexGetPropertiesExp: level_zero/ze_api.h */
+ze_result_t zeFabricVertexGetPropertiesExp(ze_fabric_vertex_handle_t hVertex,
+                                           ze_fabric_vertex_exp_properties_t *pVertexProperties) {
+  ze_zeFabricVertexGetPropertiesExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFabricVertexGetPropertiesExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hVertex, pVertexProperties);
+  }
+  return ze_traced_zeFabricVertexGetPropertiesExp(tracer_real, __builtin_return_address(0), hVertex,
+                                                  pVertexProperties);
+}
+
+/* zeFabricVertexGetDeviceExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDeviceExp_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_fabric_vertex_handle_t hVertex,
+                                                        ze_device_handle_t *phDevice) {
   if (!tracer_real)
     tracer_real = (ze_zeFabricVertexGetDeviceExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetDeviceExp", (void **)&ze_real.zeFabricVertexGetDeviceExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertex, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
@@ -9597,19 +11957,35 @@ ze_result_t zeFabricVertexGetDeviceExp(ze_fabric_vertex_handle_t hVertex,
   return tracer_args.tracer_result;
 }
 
-/* zeDeviceGetFabricVertexExp: level_zero/ze_api.h */
-ze_result_t zeDeviceGetFabricVertexExp(ze_device_handle_t hDevice,
-                                       ze_fabric_vertex_handle_t *phVertex) {
-  ze_zeDeviceGetFabricVertexExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeDeviceGetFabricVertexExp, __ATOMIC_ACQUIRE);
+/* zeFabricVertexGetDeviceExp: level_zero/ze_api.h */
+ze_result_t zeFabricVertexGetDeviceExp(ze_fabric_vertex_handle_t hVertex,
+                                       ze_device_handle_t *phDevice) {
+  ze_zeFabricVertexGetDeviceExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFabricVertexGetDeviceExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hVertex, phDevice);
+  }
+  return ze_traced_zeFabricVertexGetDeviceExp(tracer_real, __builtin_return_address(0), hVertex,
+                                              phDevice);
+}
+
+/* zeDeviceGetFabricVertexExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVertexExp_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_device_handle_t hDevice,
+                                                        ze_fabric_vertex_handle_t *phVertex) {
   if (!tracer_real)
     tracer_real = (ze_zeDeviceGetFabricVertexExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetFabricVertexExp", (void **)&ze_real.zeDeviceGetFabricVertexExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, phVertex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
@@ -9659,20 +12035,36 @@ ze_result_t zeDeviceGetFabricVertexExp(ze_device_handle_t hDevice,
   return tracer_args.tracer_result;
 }
 
-/* zeFabricEdgeGetExp: level_zero/ze_api.h */
-ze_result_t zeFabricEdgeGetExp(ze_fabric_vertex_handle_t hVertexA,
-                               ze_fabric_vertex_handle_t hVertexB, uint32_t *pCount,
-                               ze_fabric_edge_handle_t *phEdges) {
-  ze_zeFabricEdgeGetExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFabricEdgeGetExp, __ATOMIC_ACQUIRE);
+/* zeDeviceGetFabricVertexExp: level_zero/ze_api.h */
+ze_result_t zeDeviceGetFabricVertexExp(ze_device_handle_t hDevice,
+                                       ze_fabric_vertex_handle_t *phVertex) {
+  ze_zeDeviceGetFabricVertexExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeDeviceGetFabricVertexExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, phVertex);
+  }
+  return ze_traced_zeDeviceGetFabricVertexExp(tracer_real, __builtin_return_address(0), hDevice,
+                                              phVertex);
+}
+
+/* zeFabricEdgeGetExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                ze_fabric_vertex_handle_t hVertexA,
+                                                ze_fabric_vertex_handle_t hVertexB,
+                                                uint32_t *pCount, ze_fabric_edge_handle_t *phEdges) {
   if (!tracer_real)
     tracer_real = (ze_zeFabricEdgeGetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetExp", (void **)&ze_real.zeFabricEdgeGetExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertexA, hVertexB, pCount, phEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
@@ -9727,20 +12119,37 @@ ze_result_t zeFabricEdgeGetExp(ze_fabric_vertex_handle_t hVertexA,
   return tracer_args.tracer_result;
 }
 
-/* zeFabricEdgeGetVerticesExp: level_zero/ze_api.h */
-ze_result_t zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t hEdge,
-                                       ze_fabric_vertex_handle_t *phVertexA,
-                                       ze_fabric_vertex_handle_t *phVertexB) {
-  ze_zeFabricEdgeGetVerticesExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFabricEdgeGetVerticesExp, __ATOMIC_ACQUIRE);
+/* zeFabricEdgeGetExp: level_zero/ze_api.h */
+ze_result_t zeFabricEdgeGetExp(ze_fabric_vertex_handle_t hVertexA,
+                               ze_fabric_vertex_handle_t hVertexB, uint32_t *pCount,
+                               ze_fabric_edge_handle_t *phEdges) {
+  ze_zeFabricEdgeGetExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFabricEdgeGetExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hVertexA, hVertexB, pCount, phEdges);
+  }
+  return ze_traced_zeFabricEdgeGetExp(tracer_real, __builtin_return_address(0), hVertexA, hVertexB,
+                                      pCount, phEdges);
+}
+
+/* zeFabricEdgeGetVerticesExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVerticesExp_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_fabric_edge_handle_t hEdge,
+                                                        ze_fabric_vertex_handle_t *phVertexA,
+                                                        ze_fabric_vertex_handle_t *phVertexB) {
   if (!tracer_real)
     tracer_real = (ze_zeFabricEdgeGetVerticesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetVerticesExp", (void **)&ze_real.zeFabricEdgeGetVerticesExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEdge, phVertexA, phVertexB);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
@@ -9794,19 +12203,36 @@ ze_result_t zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t hEdge,
   return tracer_args.tracer_result;
 }
 
-/* zeFabricEdgeGetPropertiesExp: level_zero/ze_api.h */
-ze_result_t zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t hEdge,
-                                         ze_fabric_edge_exp_properties_t *pEdgeProperties) {
-  ze_zeFabricEdgeGetPropertiesExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeFabricEdgeGetPropertiesExp, __ATOMIC_ACQUIRE);
+/* zeFabricEdgeGetVerticesExp: level_zero/ze_api.h */
+ze_result_t zeFabricEdgeGetVerticesExp(ze_fabric_edge_handle_t hEdge,
+                                       ze_fabric_vertex_handle_t *phVertexA,
+                                       ze_fabric_vertex_handle_t *phVertexB) {
+  ze_zeFabricEdgeGetVerticesExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFabricEdgeGetVerticesExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEdge, phVertexA, phVertexB);
+  }
+  return ze_traced_zeFabricEdgeGetVerticesExp(tracer_real, __builtin_return_address(0), hEdge,
+                                              phVertexA, phVertexB);
+}
+
+/* zeFabricEdgeGetPropertiesExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetPropertiesExp_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          ze_fabric_edge_handle_t hEdge,
+                                                          ze_fabric_edge_exp_properties_t *pEdgeProperties) {
   if (!tracer_real)
     tracer_real = (ze_zeFabricEdgeGetPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetPropertiesExp", (void **)&ze_real.zeFabricEdgeGetPropertiesExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEdge, pEdgeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
@@ -9855,20 +12281,36 @@ ze_result_t zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t hEdge,
   return tracer_args.tracer_result;
 }
 
-/* zetModuleGetDebugInfo: level_zero/zet_api.h */
-ze_result_t zetModuleGetDebugInfo(zet_module_handle_t hModule,
-                                  zet_module_debug_info_format_t format, size_t *pSize,
-                                  uint8_t *pDebugInfo) {
-  ze_zetModuleGetDebugInfo_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetModuleGetDebugInfo, __ATOMIC_ACQUIRE);
+/* zeFabricEdgeGetPropertiesExp: level_zero/ze_api.h */
+ze_result_t zeFabricEdgeGetPropertiesExp(ze_fabric_edge_handle_t hEdge,
+                                         ze_fabric_edge_exp_properties_t *pEdgeProperties) {
+  ze_zeFabricEdgeGetPropertiesExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeFabricEdgeGetPropertiesExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEdge, pEdgeProperties);
+  }
+  return ze_traced_zeFabricEdgeGetPropertiesExp(tracer_real, __builtin_return_address(0), hEdge,
+                                                pEdgeProperties);
+}
+
+/* zetModuleGetDebugInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zet_module_handle_t hModule,
+                                                   zet_module_debug_info_format_t format,
+                                                   size_t *pSize, uint8_t *pDebugInfo) {
   if (!tracer_real)
     tracer_real = (ze_zetModuleGetDebugInfo_fn *)tracer_resolve(
         "libze_loader.so.1", "zetModuleGetDebugInfo", (void **)&ze_real.zetModuleGetDebugInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, format, pSize, pDebugInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
@@ -9924,19 +12366,36 @@ ze_result_t zetModuleGetDebugInfo(zet_module_handle_t hModule,
   return tracer_args.tracer_result;
 }
 
-/* zetDeviceGetDebugProperties: level_zero/zet_api.h */
-ze_result_t zetDeviceGetDebugProperties(zet_device_handle_t hDevice,
-                                        zet_device_debug_properties_t *pDebugProperties) {
-  ze_zetDeviceGetDebugProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDeviceGetDebugProperties, __ATOMIC_ACQUIRE);
+/* zetModuleGetDebugInfo: level_zero/zet_api.h */
+ze_result_t zetModuleGetDebugInfo(zet_module_handle_t hModule,
+                                  zet_module_debug_info_format_t format, size_t *pSize,
+                                  uint8_t *pDebugInfo) {
+  ze_zetModuleGetDebugInfo_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetModuleGetDebugInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hModule, format, pSize, pDebugInfo);
+  }
+  return ze_traced_zetModuleGetDebugInfo(tracer_real, __builtin_return_address(0), hModule, format,
+                                         pSize, pDebugInfo);
+}
+
+/* zetDeviceGetDebugProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugProperties_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         zet_device_handle_t hDevice,
+                                                         zet_device_debug_properties_t *pDebugProperties) {
   if (!tracer_real)
     tracer_real = (ze_zetDeviceGetDebugProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDeviceGetDebugProperties", (void **)&ze_real.zetDeviceGetDebugProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDebugProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
@@ -9985,19 +12444,35 @@ ze_result_t zetDeviceGetDebugProperties(zet_device_handle_t hDevice,
   return tracer_args.tracer_result;
 }
 
-/* zetDebugAttach: level_zero/zet_api.h */
-ze_result_t zetDebugAttach(zet_device_handle_t hDevice, const zet_debug_config_t *config,
-                           zet_debug_session_handle_t *phDebug) {
-  ze_zetDebugAttach_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDebugAttach, __ATOMIC_ACQUIRE);
+/* zetDeviceGetDebugProperties: level_zero/zet_api.h */
+ze_result_t zetDeviceGetDebugProperties(zet_device_handle_t hDevice,
+                                        zet_device_debug_properties_t *pDebugProperties) {
+  ze_zetDeviceGetDebugProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDeviceGetDebugProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pDebugProperties);
+  }
+  return ze_traced_zetDeviceGetDebugProperties(tracer_real, __builtin_return_address(0), hDevice,
+                                               pDebugProperties);
+}
+
+/* zetDebugAttach, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real,
+                                            const void *tracer_caller, zet_device_handle_t hDevice,
+                                            const zet_debug_config_t *config,
+                                            zet_debug_session_handle_t *phDebug) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugAttach_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugAttach", (void **)&ze_real.zetDebugAttach);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, config, phDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
@@ -10050,18 +12525,34 @@ ze_result_t zetDebugAttach(zet_device_handle_t hDevice, const zet_debug_config_t
   return tracer_args.tracer_result;
 }
 
-/* zetDebugDetach: level_zero/zet_api.h */
-ze_result_t zetDebugDetach(zet_debug_session_handle_t hDebug) {
-  ze_zetDebugDetach_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDebugDetach, __ATOMIC_ACQUIRE);
+/* zetDebugAttach: level_zero/zet_api.h */
+ze_result_t zetDebugAttach(zet_device_handle_t hDevice, const zet_debug_config_t *config,
+                           zet_debug_session_handle_t *phDebug) {
+  ze_zetDebugAttach_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDebugAttach, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, config, phDebug);
+  }
+  return ze_traced_zetDebugAttach(tracer_real, __builtin_return_address(0), hDevice, config,
+                                  phDebug);
+}
+
+/* zetDebugDetach, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real,
+                                            const void *tracer_caller,
+                                            zet_debug_session_handle_t hDebug) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugDetach_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugDetach", (void **)&ze_real.zetDebugDetach);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
@@ -10108,19 +12599,33 @@ ze_result_t zetDebugDetach(zet_debug_session_handle_t hDebug) {
   return tracer_args.tracer_result;
 }
 
-/* zetDebugReadEvent: level_zero/zet_api.h */
-ze_result_t zetDebugReadEvent(zet_debug_session_handle_t hDebug, uint64_t timeout,
-                              zet_debug_event_t *event) {
-  ze_zetDebugReadEvent_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDebugReadEvent, __ATOMIC_ACQUIRE);
+/* zetDebugDetach: level_zero/zet_api.h */
+ze_result_t zetDebugDetach(zet_debug_session_handle_t hDebug) {
+  ze_zetDebugDetach_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDebugDetach, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDebug);
+  }
+  return ze_traced_zetDebugDetach(tracer_real, __builtin_return_address(0), hDebug);
+}
+
+/* zetDebugReadEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               zet_debug_session_handle_t hDebug, uint64_t timeout,
+                                               zet_debug_event_t *event) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugReadEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadEvent", (void **)&ze_real.zetDebugReadEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, timeout, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
@@ -10172,19 +12677,35 @@ ze_result_t zetDebugReadEvent(zet_debug_session_handle_t hDebug, uint64_t timeou
   return tracer_args.tracer_result;
 }
 
-/* zetDebugAcknowledgeEvent: level_zero/zet_api.h */
-ze_result_t zetDebugAcknowledgeEvent(zet_debug_session_handle_t hDebug,
-                                     const zet_debug_event_t *event) {
-  ze_zetDebugAcknowledgeEvent_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDebugAcknowledgeEvent, __ATOMIC_ACQUIRE);
+/* zetDebugReadEvent: level_zero/zet_api.h */
+ze_result_t zetDebugReadEvent(zet_debug_session_handle_t hDebug, uint64_t timeout,
+                              zet_debug_event_t *event) {
+  ze_zetDebugReadEvent_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDebugReadEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDebug, timeout, event);
+  }
+  return ze_traced_zetDebugReadEvent(tracer_real, __builtin_return_address(0), hDebug, timeout,
+                                     event);
+}
+
+/* zetDebugAcknowledgeEvent, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEvent_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      zet_debug_session_handle_t hDebug,
+                                                      const zet_debug_event_t *event) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugAcknowledgeEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugAcknowledgeEvent", (void **)&ze_real.zetDebugAcknowledgeEvent);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
@@ -10233,18 +12754,34 @@ ze_result_t zetDebugAcknowledgeEvent(zet_debug_session_handle_t hDebug,
   return tracer_args.tracer_result;
 }
 
-/* zetDebugInterrupt: level_zero/zet_api.h */
-ze_result_t zetDebugInterrupt(zet_debug_session_handle_t hDebug, ze_device_thread_t thread) {
-  ze_zetDebugInterrupt_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDebugInterrupt, __ATOMIC_ACQUIRE);
+/* zetDebugAcknowledgeEvent: level_zero/zet_api.h */
+ze_result_t zetDebugAcknowledgeEvent(zet_debug_session_handle_t hDebug,
+                                     const zet_debug_event_t *event) {
+  ze_zetDebugAcknowledgeEvent_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDebugAcknowledgeEvent, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDebug, event);
+  }
+  return ze_traced_zetDebugAcknowledgeEvent(tracer_real, __builtin_return_address(0), hDebug, event);
+}
+
+/* zetDebugInterrupt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               zet_debug_session_handle_t hDebug,
+                                               ze_device_thread_t thread) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugInterrupt_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugInterrupt", (void **)&ze_real.zetDebugInterrupt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
@@ -10292,18 +12829,33 @@ ze_result_t zetDebugInterrupt(zet_debug_session_handle_t hDebug, ze_device_threa
   return tracer_args.tracer_result;
 }
 
-/* zetDebugResume: level_zero/zet_api.h */
-ze_result_t zetDebugResume(zet_debug_session_handle_t hDebug, ze_device_thread_t thread) {
-  ze_zetDebugResume_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDebugResume, __ATOMIC_ACQUIRE);
+/* zetDebugInterrupt: level_zero/zet_api.h */
+ze_result_t zetDebugInterrupt(zet_debug_session_handle_t hDebug, ze_device_thread_t thread) {
+  ze_zetDebugInterrupt_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDebugInterrupt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDebug, thread);
+  }
+  return ze_traced_zetDebugInterrupt(tracer_real, __builtin_return_address(0), hDebug, thread);
+}
+
+/* zetDebugResume, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real,
+                                            const void *tracer_caller,
+                                            zet_debug_session_handle_t hDebug,
+                                            ze_device_thread_t thread) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugResume_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugResume", (void **)&ze_real.zetDebugResume);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
@@ -10351,19 +12903,35 @@ ze_result_t zetDebugResume(zet_debug_session_handle_t hDebug, ze_device_thread_t
   return tracer_args.tracer_result;
 }
 
-/* zetDebugReadMemory: level_zero/zet_api.h */
-ze_result_t zetDebugReadMemory(zet_debug_session_handle_t hDebug, ze_device_thread_t thread,
-                               const zet_debug_memory_space_desc_t *desc, size_t size, void *buffer) {
-  ze_zetDebugReadMemory_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDebugReadMemory, __ATOMIC_ACQUIRE);
+/* zetDebugResume: level_zero/zet_api.h */
+ze_result_t zetDebugResume(zet_debug_session_handle_t hDebug, ze_device_thread_t thread) {
+  ze_zetDebugResume_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDebugResume, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDebug, thread);
+  }
+  return ze_traced_zetDebugResume(tracer_real, __builtin_return_address(0), hDebug, thread);
+}
+
+/* zetDebugReadMemory, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                zet_debug_session_handle_t hDebug,
+                                                ze_device_thread_t thread,
+                                                const zet_debug_memory_space_desc_t *desc,
+                                                size_t size, void *buffer) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugReadMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadMemory", (void **)&ze_real.zetDebugReadMemory);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
@@ -10418,20 +12986,37 @@ ze_result_t zetDebugReadMemory(zet_debug_session_handle_t hDebug, ze_device_thre
   return tracer_args.tracer_result;
 }
 
-/* zetDebugWriteMemory: level_zero/zet_api.h */
-ze_result_t zetDebugWriteMemory(zet_debug_session_handle_t hDebug, ze_device_thread_t thread,
-                                const zet_debug_memory_space_desc_t *desc, size_t size,
-                                const void *buffer) {
-  ze_zetDebugWriteMemory_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDebugWriteMemory, __ATOMIC_ACQUIRE);
+/* zetDebugReadMemory: level_zero/zet_api.h */
+ze_result_t zetDebugReadMemory(zet_debug_session_handle_t hDebug, ze_device_thread_t thread,
+                               const zet_debug_memory_space_desc_t *desc, size_t size, void *buffer) {
+  ze_zetDebugReadMemory_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDebugReadMemory, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDebug, thread, desc, size, buffer);
+  }
+  return ze_traced_zetDebugReadMemory(tracer_real, __builtin_return_address(0), hDebug, thread,
+                                      desc, size, buffer);
+}
+
+/* zetDebugWriteMemory, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 zet_debug_session_handle_t hDebug,
+                                                 ze_device_thread_t thread,
+                                                 const zet_debug_memory_space_desc_t *desc,
+                                                 size_t size, const void *buffer) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugWriteMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugWriteMemory", (void **)&ze_real.zetDebugWriteMemory);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
@@ -10486,19 +13071,37 @@ ze_result_t zetDebugWriteMemory(zet_debug_session_handle_t hDebug, ze_device_thr
   return tracer_args.tracer_result;
 }
 
-/* zetDebugGetRegisterSetProperties: level_zero/zet_api.h */
-ze_result_t zetDebugGetRegisterSetProperties(zet_device_handle_t hDevice, uint32_t *pCount,
-                                             zet_debug_regset_properties_t *pRegisterSetProperties) {
-  ze_zetDebugGetRegisterSetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDebugGetRegisterSetProperties, __ATOMIC_ACQUIRE);
+/* zetDebugWriteMemory: level_zero/zet_api.h */
+ze_result_t zetDebugWriteMemory(zet_debug_session_handle_t hDebug, ze_device_thread_t thread,
+                                const zet_debug_memory_space_desc_t *desc, size_t size,
+                                const void *buffer) {
+  ze_zetDebugWriteMemory_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDebugWriteMemory, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDebug, thread, desc, size, buffer);
+  }
+  return ze_traced_zetDebugWriteMemory(tracer_real, __builtin_return_address(0), hDebug, thread,
+                                       desc, size, buffer);
+}
+
+/* zetDebugGetRegisterSetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegisterSetProperties_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              zet_device_handle_t hDevice,
+                                                              uint32_t *pCount,
+                                                              zet_debug_regset_properties_t *pRegisterSetProperties) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugGetRegisterSetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugGetRegisterSetProperties", (void **)&ze_real.zetDebugGetRegisterSetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pRegisterSetProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
@@ -10551,20 +13154,37 @@ ze_result_t zetDebugGetRegisterSetProperties(zet_device_handle_t hDevice, uint32
   return tracer_args.tracer_result;
 }
 
-/* zetDebugReadRegisters: level_zero/zet_api.h */
-ze_result_t zetDebugReadRegisters(zet_debug_session_handle_t hDebug, ze_device_thread_t thread,
-                                  uint32_t type, uint32_t start, uint32_t count,
-                                  void *pRegisterValues) {
-  ze_zetDebugReadRegisters_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDebugReadRegisters, __ATOMIC_ACQUIRE);
+/* zetDebugGetRegisterSetProperties: level_zero/zet_api.h */
+ze_result_t zetDebugGetRegisterSetProperties(zet_device_handle_t hDevice, uint32_t *pCount,
+                                             zet_debug_regset_properties_t *pRegisterSetProperties) {
+  ze_zetDebugGetRegisterSetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDebugGetRegisterSetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, pRegisterSetProperties);
+  }
+  return ze_traced_zetDebugGetRegisterSetProperties(tracer_real, __builtin_return_address(0),
+                                                    hDevice, pCount, pRegisterSetProperties);
+}
+
+/* zetDebugReadRegisters, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zet_debug_session_handle_t hDebug,
+                                                   ze_device_thread_t thread, uint32_t type,
+                                                   uint32_t start, uint32_t count,
+                                                   void *pRegisterValues) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugReadRegisters_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadRegisters", (void **)&ze_real.zetDebugReadRegisters);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
@@ -10622,20 +13242,38 @@ ze_result_t zetDebugReadRegisters(zet_debug_session_handle_t hDebug, ze_device_t
   return tracer_args.tracer_result;
 }
 
-/* zetDebugWriteRegisters: level_zero/zet_api.h */
-ze_result_t zetDebugWriteRegisters(zet_debug_session_handle_t hDebug, ze_device_thread_t thread,
-                                   uint32_t type, uint32_t start, uint32_t count,
-                                   void *pRegisterValues) {
-  ze_zetDebugWriteRegisters_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetDebugWriteRegisters, __ATOMIC_ACQUIRE);
+/* zetDebugReadRegisters: level_zero/zet_api.h */
+ze_result_t zetDebugReadRegisters(zet_debug_session_handle_t hDebug, ze_device_thread_t thread,
+                                  uint32_t type, uint32_t start, uint32_t count,
+                                  void *pRegisterValues) {
+  ze_zetDebugReadRegisters_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDebugReadRegisters, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
+  }
+  return ze_traced_zetDebugReadRegisters(tracer_real, __builtin_return_address(0), hDebug, thread,
+                                         type, start, count, pRegisterValues);
+}
+
+/* zetDebugWriteRegisters, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zet_debug_session_handle_t hDebug,
+                                                    ze_device_thread_t thread, uint32_t type,
+                                                    uint32_t start, uint32_t count,
+                                                    void *pRegisterValues) {
   if (!tracer_real)
     tracer_real = (ze_zetDebugWriteRegisters_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugWriteRegisters", (void **)&ze_real.zetDebugWriteRegisters);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
@@ -10693,19 +13331,36 @@ ze_result_t zetDebugWriteRegisters(zet_debug_session_handle_t hDebug, ze_device_
   return tracer_args.tracer_result;
 }
 
-/* zetMetricGroupGet: level_zero/zet_api.h */
-ze_result_t zetMetricGroupGet(zet_device_handle_t hDevice, uint32_t *pCount,
-                              zet_metric_group_handle_t *phMetricGroups) {
-  ze_zetMetricGroupGet_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricGroupGet, __ATOMIC_ACQUIRE);
+/* zetDebugWriteRegisters: level_zero/zet_api.h */
+ze_result_t zetDebugWriteRegisters(zet_debug_session_handle_t hDebug, ze_device_thread_t thread,
+                                   uint32_t type, uint32_t start, uint32_t count,
+                                   void *pRegisterValues) {
+  ze_zetDebugWriteRegisters_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetDebugWriteRegisters, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
+  }
+  return ze_traced_zetDebugWriteRegisters(tracer_real, __builtin_return_address(0), hDebug, thread,
+                                          type, start, count, pRegisterValues);
+}
+
+/* zetMetricGroupGet, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               zet_device_handle_t hDevice, uint32_t *pCount,
+                                               zet_metric_group_handle_t *phMetricGroups) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupGet", (void **)&ze_real.zetMetricGroupGet);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
@@ -10758,19 +13413,35 @@ ze_result_t zetMetricGroupGet(zet_device_handle_t hDevice, uint32_t *pCount,
   return tracer_args.tracer_result;
 }
 
-/* zetMetricGroupGetProperties: level_zero/zet_api.h */
-ze_result_t zetMetricGroupGetProperties(zet_metric_group_handle_t hMetricGroup,
-                                        zet_metric_group_properties_t *pProperties) {
-  ze_zetMetricGroupGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricGroupGetProperties, __ATOMIC_ACQUIRE);
+/* zetMetricGroupGet: level_zero/zet_api.h */
+ze_result_t zetMetricGroupGet(zet_device_handle_t hDevice, uint32_t *pCount,
+                              zet_metric_group_handle_t *phMetricGroups) {
+  ze_zetMetricGroupGet_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricGroupGet, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phMetricGroups);
+  }
+  return ze_traced_zetMetricGroupGet(tracer_real, __builtin_return_address(0), hDevice, pCount,
+                                     phMetricGroups);
+}
+
+/* zetMetricGroupGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricGroupGetProperties(ze_zetMetricGroupGetProperties_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         zet_metric_group_handle_t hMetricGroup,
+                                                         zet_metric_group_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupGetProperties", (void **)&ze_real.zetMetricGroupGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
@@ -10819,22 +13490,39 @@ ze_result_t zetMetricGroupGetProperties(zet_metric_group_handle_t hMetricGroup,
   return tracer_args.tracer_result;
 }
 
-/* zetMetricGroupCalculateMetricValues: level_zero/zet_api.h */
-ze_result_t zetMetricGroupCalculateMetricValues(zet_metric_group_handle_t hMetricGroup,
-                                                zet_metric_group_calculation_type_t type,
-                                                size_t rawDataSize, const uint8_t *pRawData,
-                                                uint32_t *pMetricValueCount,
-                                                zet_typed_value_t *pMetricValues) {
-  ze_zetMetricGroupCalculateMetricValues_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricGroupCalculateMetricValues, __ATOMIC_ACQUIRE);
+/* zetMetricGroupGetProperties: level_zero/zet_api.h */
+ze_result_t zetMetricGroupGetProperties(zet_metric_group_handle_t hMetricGroup,
+                                        zet_metric_group_properties_t *pProperties) {
+  ze_zetMetricGroupGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricGroupGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetricGroup, pProperties);
+  }
+  return ze_traced_zetMetricGroupGetProperties(tracer_real, __builtin_return_address(0),
+                                               hMetricGroup, pProperties);
+}
+
+/* zetMetricGroupCalculateMetricValues, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricGroupCalculateMetricValues(ze_zetMetricGroupCalculateMetricValues_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 zet_metric_group_handle_t hMetricGroup,
+                                                                 zet_metric_group_calculation_type_t type,
+                                                                 size_t rawDataSize,
+                                                                 const uint8_t *pRawData,
+                                                                 uint32_t *pMetricValueCount,
+                                                                 zet_typed_value_t *pMetricValues) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupCalculateMetricValues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupCalculateMetricValues", (void **)&ze_real.zetMetricGroupCalculateMetricValues);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount, pMetricValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
@@ -10895,19 +13583,39 @@ ze_result_t zetMetricGroupCalculateMetricValues(zet_metric_group_handle_t hMetri
   return tracer_args.tracer_result;
 }
 
-/* zetMetricGet: level_zero/zet_api.h */
-ze_result_t zetMetricGet(zet_metric_group_handle_t hMetricGroup, uint32_t *pCount,
-                         zet_metric_handle_t *phMetrics) {
-  ze_zetMetricGet_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricGet, __ATOMIC_ACQUIRE);
+/* zetMetricGroupCalculateMetricValues: level_zero/zet_api.h */
+ze_result_t zetMetricGroupCalculateMetricValues(zet_metric_group_handle_t hMetricGroup,
+                                                zet_metric_group_calculation_type_t type,
+                                                size_t rawDataSize, const uint8_t *pRawData,
+                                                uint32_t *pMetricValueCount,
+                                                zet_typed_value_t *pMetricValues) {
+  ze_zetMetricGroupCalculateMetricValues_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricGroupCalculateMetricValues, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount, pMetricValues);
+  }
+  return ze_traced_zetMetricGroupCalculateMetricValues(tracer_real, __builtin_return_address(0),
+                                                       hMetricGroup, type, rawDataSize, pRawData,
+                                                       pMetricValueCount, pMetricValues);
+}
+
+/* zetMetricGet, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real,
+                                          const void *tracer_caller,
+                                          zet_metric_group_handle_t hMetricGroup, uint32_t *pCount,
+                                          zet_metric_handle_t *phMetrics) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGet", (void **)&ze_real.zetMetricGet);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pCount, phMetrics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
@@ -10960,18 +13668,35 @@ ze_result_t zetMetricGet(zet_metric_group_handle_t hMetricGroup, uint32_t *pCoun
   return tracer_args.tracer_result;
 }
 
-/* zetMetricGetProperties: level_zero/zet_api.h */
-ze_result_t zetMetricGetProperties(zet_metric_handle_t hMetric, zet_metric_properties_t *pProperties) {
-  ze_zetMetricGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricGetProperties, __ATOMIC_ACQUIRE);
+/* zetMetricGet: level_zero/zet_api.h */
+ze_result_t zetMetricGet(zet_metric_group_handle_t hMetricGroup, uint32_t *pCount,
+                         zet_metric_handle_t *phMetrics) {
+  ze_zetMetricGet_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricGet, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetricGroup, pCount, phMetrics);
+  }
+  return ze_traced_zetMetricGet(tracer_real, __builtin_return_address(0), hMetricGroup, pCount,
+                                phMetrics);
+}
+
+/* zetMetricGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zet_metric_handle_t hMetric,
+                                                    zet_metric_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGetProperties", (void **)&ze_real.zetMetricGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetric, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
@@ -11020,20 +13745,36 @@ ze_result_t zetMetricGetProperties(zet_metric_handle_t hMetric, zet_metric_prope
   return tracer_args.tracer_result;
 }
 
-/* zetContextActivateMetricGroups: level_zero/zet_api.h */
-ze_result_t zetContextActivateMetricGroups(zet_context_handle_t hContext,
-                                           zet_device_handle_t hDevice, uint32_t count,
-                                           zet_metric_group_handle_t *phMetricGroups) {
-  ze_zetContextActivateMetricGroups_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetContextActivateMetricGroups, __ATOMIC_ACQUIRE);
+/* zetMetricGetProperties: level_zero/zet_api.h */
+ze_result_t zetMetricGetProperties(zet_metric_handle_t hMetric, zet_metric_properties_t *pProperties) {
+  ze_zetMetricGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetric, pProperties);
+  }
+  return ze_traced_zetMetricGetProperties(tracer_real, __builtin_return_address(0), hMetric,
+                                          pProperties);
+}
+
+/* zetContextActivateMetricGroups, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetContextActivateMetricGroups(ze_zetContextActivateMetricGroups_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            zet_context_handle_t hContext,
+                                                            zet_device_handle_t hDevice,
+                                                            uint32_t count,
+                                                            zet_metric_group_handle_t *phMetricGroups) {
   if (!tracer_real)
     tracer_real = (ze_zetContextActivateMetricGroups_fn *)tracer_resolve(
         "libze_loader.so.1", "zetContextActivateMetricGroups", (void **)&ze_real.zetContextActivateMetricGroups);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, count, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
@@ -11087,22 +13828,40 @@ ze_result_t zetContextActivateMetricGroups(zet_context_handle_t hContext,
   return tracer_args.tracer_result;
 }
 
-/* zetMetricStreamerOpen: level_zero/zet_api.h */
-ze_result_t zetMetricStreamerOpen(zet_context_handle_t hContext, zet_device_handle_t hDevice,
-                                  zet_metric_group_handle_t hMetricGroup,
-                                  zet_metric_streamer_desc_t *desc,
-                                  ze_event_handle_t hNotificationEvent,
-                                  zet_metric_streamer_handle_t *phMetricStreamer) {
-  ze_zetMetricStreamerOpen_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricStreamerOpen, __ATOMIC_ACQUIRE);
+/* zetContextActivateMetricGroups: level_zero/zet_api.h */
+ze_result_t zetContextActivateMetricGroups(zet_context_handle_t hContext,
+                                           zet_device_handle_t hDevice, uint32_t count,
+                                           zet_metric_group_handle_t *phMetricGroups) {
+  ze_zetContextActivateMetricGroups_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetContextActivateMetricGroups, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, count, phMetricGroups);
+  }
+  return ze_traced_zetContextActivateMetricGroups(tracer_real, __builtin_return_address(0),
+                                                  hContext, hDevice, count, phMetricGroups);
+}
+
+/* zetMetricStreamerOpen, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricStreamerOpen(ze_zetMetricStreamerOpen_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zet_context_handle_t hContext,
+                                                   zet_device_handle_t hDevice,
+                                                   zet_metric_group_handle_t hMetricGroup,
+                                                   zet_metric_streamer_desc_t *desc,
+                                                   ze_event_handle_t hNotificationEvent,
+                                                   zet_metric_streamer_handle_t *phMetricStreamer) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricStreamerOpen_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerOpen", (void **)&ze_real.zetMetricStreamerOpen);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent, phMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
@@ -11164,20 +13923,40 @@ ze_result_t zetMetricStreamerOpen(zet_context_handle_t hContext, zet_device_hand
   return tracer_args.tracer_result;
 }
 
-/* zetCommandListAppendMetricStreamerMarker: level_zero/zet_api.h */
-ze_result_t zetCommandListAppendMetricStreamerMarker(zet_command_list_handle_t hCommandList,
-                                                     zet_metric_streamer_handle_t hMetricStreamer,
-                                                     uint32_t value) {
-  ze_zetCommandListAppendMetricStreamerMarker_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetCommandListAppendMetricStreamerMarker, __ATOMIC_ACQUIRE);
+/* zetMetricStreamerOpen: level_zero/zet_api.h */
+ze_result_t zetMetricStreamerOpen(zet_context_handle_t hContext, zet_device_handle_t hDevice,
+                                  zet_metric_group_handle_t hMetricGroup,
+                                  zet_metric_streamer_desc_t *desc,
+                                  ze_event_handle_t hNotificationEvent,
+                                  zet_metric_streamer_handle_t *phMetricStreamer) {
+  ze_zetMetricStreamerOpen_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricStreamerOpen, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent, phMetricStreamer);
+  }
+  return ze_traced_zetMetricStreamerOpen(tracer_real, __builtin_return_address(0), hContext,
+                                         hDevice, hMetricGroup, desc, hNotificationEvent,
+                                         phMetricStreamer);
+}
+
+/* zetCommandListAppendMetricStreamerMarker, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetCommandListAppendMetricStreamerMarker(ze_zetCommandListAppendMetricStreamerMarker_fn *tracer_real,
+                                                                      const void *tracer_caller,
+                                                                      zet_command_list_handle_t hCommandList,
+                                                                      zet_metric_streamer_handle_t hMetricStreamer,
+                                                                      uint32_t value) {
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricStreamerMarker_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricStreamerMarker", (void **)&ze_real.zetCommandListAppendMetricStreamerMarker);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricStreamer, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
@@ -11229,18 +14008,36 @@ ze_result_t zetCommandListAppendMetricStreamerMarker(zet_command_list_handle_t h
   return tracer_args.tracer_result;
 }
 
-/* zetMetricStreamerClose: level_zero/zet_api.h */
-ze_result_t zetMetricStreamerClose(zet_metric_streamer_handle_t hMetricStreamer) {
-  ze_zetMetricStreamerClose_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricStreamerClose, __ATOMIC_ACQUIRE);
+/* zetCommandListAppendMetricStreamerMarker: level_zero/zet_api.h */
+ze_result_t zetCommandListAppendMetricStreamerMarker(zet_command_list_handle_t hCommandList,
+                                                     zet_metric_streamer_handle_t hMetricStreamer,
+                                                     uint32_t value) {
+  ze_zetCommandListAppendMetricStreamerMarker_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetCommandListAppendMetricStreamerMarker, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hMetricStreamer, value);
+  }
+  return ze_traced_zetCommandListAppendMetricStreamerMarker(tracer_real,
+                                                            __builtin_return_address(0),
+                                                            hCommandList, hMetricStreamer, value);
+}
+
+/* zetMetricStreamerClose, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zet_metric_streamer_handle_t hMetricStreamer) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricStreamerClose_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerClose", (void **)&ze_real.zetMetricStreamerClose);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
@@ -11287,20 +14084,34 @@ ze_result_t zetMetricStreamerClose(zet_metric_streamer_handle_t hMetricStreamer)
   return tracer_args.tracer_result;
 }
 
-/* zetMetricStreamerReadData: level_zero/zet_api.h */
-ze_result_t zetMetricStreamerReadData(zet_metric_streamer_handle_t hMetricStreamer,
-                                      uint32_t maxReportCount, size_t *pRawDataSize,
-                                      uint8_t *pRawData) {
-  ze_zetMetricStreamerReadData_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricStreamerReadData, __ATOMIC_ACQUIRE);
+/* zetMetricStreamerClose: level_zero/zet_api.h */
+ze_result_t zetMetricStreamerClose(zet_metric_streamer_handle_t hMetricStreamer) {
+  ze_zetMetricStreamerClose_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricStreamerClose, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetricStreamer);
+  }
+  return ze_traced_zetMetricStreamerClose(tracer_real, __builtin_return_address(0), hMetricStreamer);
+}
+
+/* zetMetricStreamerReadData, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricStreamerReadData(ze_zetMetricStreamerReadData_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       zet_metric_streamer_handle_t hMetricStreamer,
+                                                       uint32_t maxReportCount,
+                                                       size_t *pRawDataSize, uint8_t *pRawData) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricStreamerReadData_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerReadData", (void **)&ze_real.zetMetricStreamerReadData);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
@@ -11355,21 +14166,40 @@ ze_result_t zetMetricStreamerReadData(zet_metric_streamer_handle_t hMetricStream
   return tracer_args.tracer_result;
 }
 
-/* zetMetricQueryPoolCreate: level_zero/zet_api.h */
-ze_result_t zetMetricQueryPoolCreate(zet_context_handle_t hContext, zet_device_handle_t hDevice,
-                                     zet_metric_group_handle_t hMetricGroup,
-                                     const zet_metric_query_pool_desc_t *desc,
-                                     zet_metric_query_pool_handle_t *phMetricQueryPool) {
-  ze_zetMetricQueryPoolCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricQueryPoolCreate, __ATOMIC_ACQUIRE);
+/* zetMetricStreamerReadData: level_zero/zet_api.h */
+ze_result_t zetMetricStreamerReadData(zet_metric_streamer_handle_t hMetricStreamer,
+                                      uint32_t maxReportCount, size_t *pRawDataSize,
+                                      uint8_t *pRawData) {
+  ze_zetMetricStreamerReadData_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricStreamerReadData, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
+  }
+  return ze_traced_zetMetricStreamerReadData(tracer_real, __builtin_return_address(0),
+                                             hMetricStreamer, maxReportCount, pRawDataSize,
+                                             pRawData);
+}
+
+/* zetMetricQueryPoolCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricQueryPoolCreate(ze_zetMetricQueryPoolCreate_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      zet_context_handle_t hContext,
+                                                      zet_device_handle_t hDevice,
+                                                      zet_metric_group_handle_t hMetricGroup,
+                                                      const zet_metric_query_pool_desc_t *desc,
+                                                      zet_metric_query_pool_handle_t *phMetricQueryPool) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryPoolCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryPoolCreate", (void **)&ze_real.zetMetricQueryPoolCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
@@ -11427,18 +14257,36 @@ ze_result_t zetMetricQueryPoolCreate(zet_context_handle_t hContext, zet_device_h
   return tracer_args.tracer_result;
 }
 
-/* zetMetricQueryPoolDestroy: level_zero/zet_api.h */
-ze_result_t zetMetricQueryPoolDestroy(zet_metric_query_pool_handle_t hMetricQueryPool) {
-  ze_zetMetricQueryPoolDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricQueryPoolDestroy, __ATOMIC_ACQUIRE);
+/* zetMetricQueryPoolCreate: level_zero/zet_api.h */
+ze_result_t zetMetricQueryPoolCreate(zet_context_handle_t hContext, zet_device_handle_t hDevice,
+                                     zet_metric_group_handle_t hMetricGroup,
+                                     const zet_metric_query_pool_desc_t *desc,
+                                     zet_metric_query_pool_handle_t *phMetricQueryPool) {
+  ze_zetMetricQueryPoolCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricQueryPoolCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
+  }
+  return ze_traced_zetMetricQueryPoolCreate(tracer_real, __builtin_return_address(0), hContext,
+                                            hDevice, hMetricGroup, desc, phMetricQueryPool);
+}
+
+/* zetMetricQueryPoolDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDestroy_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       zet_metric_query_pool_handle_t hMetricQueryPool) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryPoolDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryPoolDestroy", (void **)&ze_real.zetMetricQueryPoolDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
@@ -11485,19 +14333,35 @@ ze_result_t zetMetricQueryPoolDestroy(zet_metric_query_pool_handle_t hMetricQuer
   return tracer_args.tracer_result;
 }
 
-/* zetMetricQueryCreate: level_zero/zet_api.h */
-ze_result_t zetMetricQueryCreate(zet_metric_query_pool_handle_t hMetricQueryPool, uint32_t index,
-                                 zet_metric_query_handle_t *phMetricQuery) {
-  ze_zetMetricQueryCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricQueryCreate, __ATOMIC_ACQUIRE);
+/* zetMetricQueryPoolDestroy: level_zero/zet_api.h */
+ze_result_t zetMetricQueryPoolDestroy(zet_metric_query_pool_handle_t hMetricQueryPool) {
+  ze_zetMetricQueryPoolDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricQueryPoolDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetricQueryPool);
+  }
+  return ze_traced_zetMetricQueryPoolDestroy(tracer_real, __builtin_return_address(0),
+                                             hMetricQueryPool);
+}
+
+/* zetMetricQueryCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  zet_metric_query_pool_handle_t hMetricQueryPool,
+                                                  uint32_t index,
+                                                  zet_metric_query_handle_t *phMetricQuery) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryCreate", (void **)&ze_real.zetMetricQueryCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool, index, phMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
@@ -11550,18 +14414,34 @@ ze_result_t zetMetricQueryCreate(zet_metric_query_pool_handle_t hMetricQueryPool
   return tracer_args.tracer_result;
 }
 
-/* zetMetricQueryDestroy: level_zero/zet_api.h */
-ze_result_t zetMetricQueryDestroy(zet_metric_query_handle_t hMetricQuery) {
-  ze_zetMetricQueryDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricQueryDestroy, __ATOMIC_ACQUIRE);
+/* zetMetricQueryCreate: level_zero/zet_api.h */
+ze_result_t zetMetricQueryCreate(zet_metric_query_pool_handle_t hMetricQueryPool, uint32_t index,
+                                 zet_metric_query_handle_t *phMetricQuery) {
+  ze_zetMetricQueryCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricQueryCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetricQueryPool, index, phMetricQuery);
+  }
+  return ze_traced_zetMetricQueryCreate(tracer_real, __builtin_return_address(0), hMetricQueryPool,
+                                        index, phMetricQuery);
+}
+
+/* zetMetricQueryDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zet_metric_query_handle_t hMetricQuery) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryDestroy", (void **)&ze_real.zetMetricQueryDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
@@ -11608,18 +14488,32 @@ ze_result_t zetMetricQueryDestroy(zet_metric_query_handle_t hMetricQuery) {
   return tracer_args.tracer_result;
 }
 
-/* zetMetricQueryReset: level_zero/zet_api.h */
-ze_result_t zetMetricQueryReset(zet_metric_query_handle_t hMetricQuery) {
-  ze_zetMetricQueryReset_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricQueryReset, __ATOMIC_ACQUIRE);
+/* zetMetricQueryDestroy: level_zero/zet_api.h */
+ze_result_t zetMetricQueryDestroy(zet_metric_query_handle_t hMetricQuery) {
+  ze_zetMetricQueryDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricQueryDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetricQuery);
+  }
+  return ze_traced_zetMetricQueryDestroy(tracer_real, __builtin_return_address(0), hMetricQuery);
+}
+
+/* zetMetricQueryReset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 zet_metric_query_handle_t hMetricQuery) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryReset", (void **)&ze_real.zetMetricQueryReset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
@@ -11666,19 +14560,33 @@ ze_result_t zetMetricQueryReset(zet_metric_query_handle_t hMetricQuery) {
   return tracer_args.tracer_result;
 }
 
-/* zetCommandListAppendMetricQueryBegin: level_zero/zet_api.h */
-ze_result_t zetCommandListAppendMetricQueryBegin(zet_command_list_handle_t hCommandList,
-                                                 zet_metric_query_handle_t hMetricQuery) {
-  ze_zetCommandListAppendMetricQueryBegin_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetCommandListAppendMetricQueryBegin, __ATOMIC_ACQUIRE);
+/* zetMetricQueryReset: level_zero/zet_api.h */
+ze_result_t zetMetricQueryReset(zet_metric_query_handle_t hMetricQuery) {
+  ze_zetMetricQueryReset_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricQueryReset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetricQuery);
+  }
+  return ze_traced_zetMetricQueryReset(tracer_real, __builtin_return_address(0), hMetricQuery);
+}
+
+/* zetCommandListAppendMetricQueryBegin, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetCommandListAppendMetricQueryBegin(ze_zetCommandListAppendMetricQueryBegin_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  zet_command_list_handle_t hCommandList,
+                                                                  zet_metric_query_handle_t hMetricQuery) {
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricQueryBegin_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricQueryBegin", (void **)&ze_real.zetCommandListAppendMetricQueryBegin);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
@@ -11727,22 +14635,38 @@ ze_result_t zetCommandListAppendMetricQueryBegin(zet_command_list_handle_t hComm
   return tracer_args.tracer_result;
 }
 
-/* zetCommandListAppendMetricQueryEnd: level_zero/zet_api.h */
-ze_result_t zetCommandListAppendMetricQueryEnd(zet_command_list_handle_t hCommandList,
-                                               zet_metric_query_handle_t hMetricQuery,
-                                               ze_event_handle_t hSignalEvent,
-                                               uint32_t numWaitEvents,
-                                               ze_event_handle_t *phWaitEvents) {
-  ze_zetCommandListAppendMetricQueryEnd_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetCommandListAppendMetricQueryEnd, __ATOMIC_ACQUIRE);
+/* zetCommandListAppendMetricQueryBegin: level_zero/zet_api.h */
+ze_result_t zetCommandListAppendMetricQueryBegin(zet_command_list_handle_t hCommandList,
+                                                 zet_metric_query_handle_t hMetricQuery) {
+  ze_zetCommandListAppendMetricQueryBegin_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetCommandListAppendMetricQueryBegin, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hMetricQuery);
+  }
+  return ze_traced_zetCommandListAppendMetricQueryBegin(tracer_real, __builtin_return_address(0),
+                                                        hCommandList, hMetricQuery);
+}
+
+/* zetCommandListAppendMetricQueryEnd, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetCommandListAppendMetricQueryEnd(ze_zetCommandListAppendMetricQueryEnd_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                zet_command_list_handle_t hCommandList,
+                                                                zet_metric_query_handle_t hMetricQuery,
+                                                                ze_event_handle_t hSignalEvent,
+                                                                uint32_t numWaitEvents,
+                                                                ze_event_handle_t *phWaitEvents) {
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricQueryEnd_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricQueryEnd", (void **)&ze_real.zetCommandListAppendMetricQueryEnd);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
@@ -11800,18 +14724,38 @@ ze_result_t zetCommandListAppendMetricQueryEnd(zet_command_list_handle_t hComman
   return tracer_args.tracer_result;
 }
 
-/* zetCommandListAppendMetricMemoryBarrier: level_zero/zet_api.h */
-ze_result_t zetCommandListAppendMetricMemoryBarrier(zet_command_list_handle_t hCommandList) {
-  ze_zetCommandListAppendMetricMemoryBarrier_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetCommandListAppendMetricMemoryBarrier, __ATOMIC_ACQUIRE);
+/* zetCommandListAppendMetricQueryEnd: level_zero/zet_api.h */
+ze_result_t zetCommandListAppendMetricQueryEnd(zet_command_list_handle_t hCommandList,
+                                               zet_metric_query_handle_t hMetricQuery,
+                                               ze_event_handle_t hSignalEvent,
+                                               uint32_t numWaitEvents,
+                                               ze_event_handle_t *phWaitEvents) {
+  ze_zetCommandListAppendMetricQueryEnd_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetCommandListAppendMetricQueryEnd, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents, phWaitEvents);
+  }
+  return ze_traced_zetCommandListAppendMetricQueryEnd(tracer_real, __builtin_return_address(0),
+                                                      hCommandList, hMetricQuery, hSignalEvent,
+                                                      numWaitEvents, phWaitEvents);
+}
+
+/* zetCommandListAppendMetricMemoryBarrier, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetCommandListAppendMetricMemoryBarrier(ze_zetCommandListAppendMetricMemoryBarrier_fn *tracer_real,
+                                                                     const void *tracer_caller,
+                                                                     zet_command_list_handle_t hCommandList) {
   if (!tracer_real)
     tracer_real = (ze_zetCommandListAppendMetricMemoryBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricMemoryBarrier", (void **)&ze_real.zetCommandListAppendMetricMemoryBarrier);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
@@ -11858,19 +14802,34 @@ ze_result_t zetCommandListAppendMetricMemoryBarrier(zet_command_list_handle_t hC
   return tracer_args.tracer_result;
 }
 
-/* zetMetricQueryGetData: level_zero/zet_api.h */
-ze_result_t zetMetricQueryGetData(zet_metric_query_handle_t hMetricQuery, size_t *pRawDataSize,
-                                  uint8_t *pRawData) {
-  ze_zetMetricQueryGetData_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricQueryGetData, __ATOMIC_ACQUIRE);
+/* zetCommandListAppendMetricMemoryBarrier: level_zero/zet_api.h */
+ze_result_t zetCommandListAppendMetricMemoryBarrier(zet_command_list_handle_t hCommandList) {
+  ze_zetCommandListAppendMetricMemoryBarrier_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetCommandListAppendMetricMemoryBarrier, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hCommandList);
+  }
+  return ze_traced_zetCommandListAppendMetricMemoryBarrier(tracer_real, __builtin_return_address(0),
+                                                           hCommandList);
+}
+
+/* zetMetricQueryGetData, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zet_metric_query_handle_t hMetricQuery,
+                                                   size_t *pRawDataSize, uint8_t *pRawData) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricQueryGetData_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryGetData", (void **)&ze_real.zetMetricQueryGetData);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
@@ -11923,19 +14882,35 @@ ze_result_t zetMetricQueryGetData(zet_metric_query_handle_t hMetricQuery, size_t
   return tracer_args.tracer_result;
 }
 
-/* zetKernelGetProfileInfo: level_zero/zet_api.h */
-ze_result_t zetKernelGetProfileInfo(zet_kernel_handle_t hKernel,
-                                    zet_profile_properties_t *pProfileProperties) {
-  ze_zetKernelGetProfileInfo_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetKernelGetProfileInfo, __ATOMIC_ACQUIRE);
+/* zetMetricQueryGetData: level_zero/zet_api.h */
+ze_result_t zetMetricQueryGetData(zet_metric_query_handle_t hMetricQuery, size_t *pRawDataSize,
+                                  uint8_t *pRawData) {
+  ze_zetMetricQueryGetData_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricQueryGetData, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetricQuery, pRawDataSize, pRawData);
+  }
+  return ze_traced_zetMetricQueryGetData(tracer_real, __builtin_return_address(0), hMetricQuery,
+                                         pRawDataSize, pRawData);
+}
+
+/* zetKernelGetProfileInfo, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     zet_kernel_handle_t hKernel,
+                                                     zet_profile_properties_t *pProfileProperties) {
   if (!tracer_real)
     tracer_real = (ze_zetKernelGetProfileInfo_fn *)tracer_resolve(
         "libze_loader.so.1", "zetKernelGetProfileInfo", (void **)&ze_real.zetKernelGetProfileInfo);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pProfileProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
@@ -11984,19 +14959,36 @@ ze_result_t zetKernelGetProfileInfo(zet_kernel_handle_t hKernel,
   return tracer_args.tracer_result;
 }
 
-/* zetTracerExpCreate: level_zero/zet_api.h */
-ze_result_t zetTracerExpCreate(zet_context_handle_t hContext, const zet_tracer_exp_desc_t *desc,
-                               zet_tracer_exp_handle_t *phTracer) {
-  ze_zetTracerExpCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetTracerExpCreate, __ATOMIC_ACQUIRE);
+/* zetKernelGetProfileInfo: level_zero/zet_api.h */
+ze_result_t zetKernelGetProfileInfo(zet_kernel_handle_t hKernel,
+                                    zet_profile_properties_t *pProfileProperties) {
+  ze_zetKernelGetProfileInfo_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetKernelGetProfileInfo, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hKernel, pProfileProperties);
+  }
+  return ze_traced_zetKernelGetProfileInfo(tracer_real, __builtin_return_address(0), hKernel,
+                                           pProfileProperties);
+}
+
+/* zetTracerExpCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer_real,
+                                                const void *tracer_caller,
+                                                zet_context_handle_t hContext,
+                                                const zet_tracer_exp_desc_t *desc,
+                                                zet_tracer_exp_handle_t *phTracer) {
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpCreate", (void **)&ze_real.zetTracerExpCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
@@ -12049,18 +15041,34 @@ ze_result_t zetTracerExpCreate(zet_context_handle_t hContext, const zet_tracer_e
   return tracer_args.tracer_result;
 }
 
-/* zetTracerExpDestroy: level_zero/zet_api.h */
-ze_result_t zetTracerExpDestroy(zet_tracer_exp_handle_t hTracer) {
-  ze_zetTracerExpDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetTracerExpDestroy, __ATOMIC_ACQUIRE);
+/* zetTracerExpCreate: level_zero/zet_api.h */
+ze_result_t zetTracerExpCreate(zet_context_handle_t hContext, const zet_tracer_exp_desc_t *desc,
+                               zet_tracer_exp_handle_t *phTracer) {
+  ze_zetTracerExpCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetTracerExpCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hContext, desc, phTracer);
+  }
+  return ze_traced_zetTracerExpCreate(tracer_real, __builtin_return_address(0), hContext, desc,
+                                      phTracer);
+}
+
+/* zetTracerExpDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 zet_tracer_exp_handle_t hTracer) {
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpDestroy", (void **)&ze_real.zetTracerExpDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
@@ -12107,18 +15115,33 @@ ze_result_t zetTracerExpDestroy(zet_tracer_exp_handle_t hTracer) {
   return tracer_args.tracer_result;
 }
 
-/* zetTracerExpSetPrologues: level_zero/zet_api.h */
-ze_result_t zetTracerExpSetPrologues(zet_tracer_exp_handle_t hTracer, zet_core_callbacks_t *pCoreCbs) {
-  ze_zetTracerExpSetPrologues_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetTracerExpSetPrologues, __ATOMIC_ACQUIRE);
+/* zetTracerExpDestroy: level_zero/zet_api.h */
+ze_result_t zetTracerExpDestroy(zet_tracer_exp_handle_t hTracer) {
+  ze_zetTracerExpDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetTracerExpDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTracer);
+  }
+  return ze_traced_zetTracerExpDestroy(tracer_real, __builtin_return_address(0), hTracer);
+}
+
+/* zetTracerExpSetPrologues, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologues_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      zet_tracer_exp_handle_t hTracer,
+                                                      zet_core_callbacks_t *pCoreCbs) {
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpSetPrologues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetPrologues", (void **)&ze_real.zetTracerExpSetPrologues);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
@@ -12167,18 +15190,34 @@ ze_result_t zetTracerExpSetPrologues(zet_tracer_exp_handle_t hTracer, zet_core_c
   return tracer_args.tracer_result;
 }
 
-/* zetTracerExpSetEpilogues: level_zero/zet_api.h */
-ze_result_t zetTracerExpSetEpilogues(zet_tracer_exp_handle_t hTracer, zet_core_callbacks_t *pCoreCbs) {
-  ze_zetTracerExpSetEpilogues_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetTracerExpSetEpilogues, __ATOMIC_ACQUIRE);
+/* zetTracerExpSetPrologues: level_zero/zet_api.h */
+ze_result_t zetTracerExpSetPrologues(zet_tracer_exp_handle_t hTracer, zet_core_callbacks_t *pCoreCbs) {
+  ze_zetTracerExpSetPrologues_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetTracerExpSetPrologues, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTracer, pCoreCbs);
+  }
+  return ze_traced_zetTracerExpSetPrologues(tracer_real, __builtin_return_address(0), hTracer,
+                                            pCoreCbs);
+}
+
+/* zetTracerExpSetEpilogues, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogues_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      zet_tracer_exp_handle_t hTracer,
+                                                      zet_core_callbacks_t *pCoreCbs) {
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpSetEpilogues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetEpilogues", (void **)&ze_real.zetTracerExpSetEpilogues);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
@@ -12227,18 +15266,34 @@ ze_result_t zetTracerExpSetEpilogues(zet_tracer_exp_handle_t hTracer, zet_core_c
   return tracer_args.tracer_result;
 }
 
-/* zetTracerExpSetEnabled: level_zero/zet_api.h */
-ze_result_t zetTracerExpSetEnabled(zet_tracer_exp_handle_t hTracer, ze_bool_t enable) {
-  ze_zetTracerExpSetEnabled_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetTracerExpSetEnabled, __ATOMIC_ACQUIRE);
+/* zetTracerExpSetEpilogues: level_zero/zet_api.h */
+ze_result_t zetTracerExpSetEpilogues(zet_tracer_exp_handle_t hTracer, zet_core_callbacks_t *pCoreCbs) {
+  ze_zetTracerExpSetEpilogues_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetTracerExpSetEpilogues, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTracer, pCoreCbs);
+  }
+  return ze_traced_zetTracerExpSetEpilogues(tracer_real, __builtin_return_address(0), hTracer,
+                                            pCoreCbs);
+}
+
+/* zetTracerExpSetEnabled, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zet_tracer_exp_handle_t hTracer,
+                                                    ze_bool_t enable) {
   if (!tracer_real)
     tracer_real = (ze_zetTracerExpSetEnabled_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetEnabled", (void **)&ze_real.zetTracerExpSetEnabled);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
@@ -12287,25 +15342,39 @@ ze_result_t zetTracerExpSetEnabled(zet_tracer_exp_handle_t hTracer, ze_bool_t en
   return tracer_args.tracer_result;
 }
 
-/* zetMetricGroupCalculateMultipleMetricValuesExp: level_zero/zet_api.h */
-ze_result_t zetMetricGroupCalculateMultipleMetricValuesExp(zet_metric_group_handle_t hMetricGroup,
-                                                           zet_metric_group_calculation_type_t type,
-                                                           size_t rawDataSize,
-                                                           const uint8_t *pRawData,
-                                                           uint32_t *pSetCount,
-                                                           uint32_t *pTotalMetricValueCount,
-                                                           uint32_t *pMetricCounts,
-                                                           zet_typed_value_t *pMetricValues) {
-  ze_zetMetricGroupCalculateMultipleMetricValuesExp_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetMetricGroupCalculateMultipleMetricValuesExp, __ATOMIC_ACQUIRE);
+/* zetTracerExpSetEnabled: level_zero/zet_api.h */
+ze_result_t zetTracerExpSetEnabled(zet_tracer_exp_handle_t hTracer, ze_bool_t enable) {
+  ze_zetTracerExpSetEnabled_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetTracerExpSetEnabled, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTracer, enable);
+  }
+  return ze_traced_zetTracerExpSetEnabled(tracer_real, __builtin_return_address(0), hTracer, enable);
+}
+
+/* zetMetricGroupCalculateMultipleMetricValuesExp, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(ze_zetMetricGroupCalculateMultipleMetricValuesExp_fn *tracer_real,
+                                                                            const void *tracer_caller,
+                                                                            zet_metric_group_handle_t hMetricGroup,
+                                                                            zet_metric_group_calculation_type_t type,
+                                                                            size_t rawDataSize,
+                                                                            const uint8_t *pRawData,
+                                                                            uint32_t *pSetCount,
+                                                                            uint32_t *pTotalMetricValueCount,
+                                                                            uint32_t *pMetricCounts,
+                                                                            zet_typed_value_t *pMetricValues) {
   if (!tracer_real)
     tracer_real = (ze_zetMetricGroupCalculateMultipleMetricValuesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupCalculateMultipleMetricValuesExp", (void **)&ze_real.zetMetricGroupCalculateMultipleMetricValuesExp);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pSetCount, pTotalMetricValueCount,
                        pMetricCounts, pMetricValues);
   }
@@ -12373,18 +15442,46 @@ ze_result_t zetMetricGroupCalculateMultipleMetricValuesExp(zet_metric_group_hand
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceGetProperties: level_zero/zes_api.h */
-ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_properties_t *pProperties) {
-  ze_zesDeviceGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceGetProperties, __ATOMIC_ACQUIRE);
+/* zetMetricGroupCalculateMultipleMetricValuesExp: level_zero/zet_api.h */
+ze_result_t zetMetricGroupCalculateMultipleMetricValuesExp(zet_metric_group_handle_t hMetricGroup,
+                                                           zet_metric_group_calculation_type_t type,
+                                                           size_t rawDataSize,
+                                                           const uint8_t *pRawData,
+                                                           uint32_t *pSetCount,
+                                                           uint32_t *pTotalMetricValueCount,
+                                                           uint32_t *pMetricCounts,
+                                                           zet_typed_value_t *pMetricValues) {
+  ze_zetMetricGroupCalculateMultipleMetricValuesExp_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetMetricGroupCalculateMultipleMetricValuesExp, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pSetCount, pTotalMetricValueCount,
+                       pMetricCounts, pMetricValues);
+  }
+  return ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(tracer_real,
+                                                                  __builtin_return_address(0),
+                                                                  hMetricGroup, type, rawDataSize,
+                                                                  pRawData, pSetCount,
+                                                                  pTotalMetricValueCount,
+                                                                  pMetricCounts, pMetricValues);
+}
+
+/* zesDeviceGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_device_handle_t hDevice,
+                                                    zes_device_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetProperties", (void **)&ze_real.zesDeviceGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
@@ -12433,18 +15530,34 @@ ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_prope
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceGetState: level_zero/zes_api.h */
-ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t *pState) {
-  ze_zesDeviceGetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceGetState, __ATOMIC_ACQUIRE);
+/* zesDeviceGetProperties: level_zero/zes_api.h */
+ze_result_t zesDeviceGetProperties(zes_device_handle_t hDevice, zes_device_properties_t *pProperties) {
+  ze_zesDeviceGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pProperties);
+  }
+  return ze_traced_zesDeviceGetProperties(tracer_real, __builtin_return_address(0), hDevice,
+                                          pProperties);
+}
+
+/* zesDeviceGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               zes_device_handle_t hDevice,
+                                               zes_device_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetState", (void **)&ze_real.zesDeviceGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
@@ -12493,18 +15606,32 @@ ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t *p
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceReset: level_zero/zes_api.h */
-ze_result_t zesDeviceReset(zes_device_handle_t hDevice, ze_bool_t force) {
-  ze_zesDeviceReset_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceReset, __ATOMIC_ACQUIRE);
+/* zesDeviceGetState: level_zero/zes_api.h */
+ze_result_t zesDeviceGetState(zes_device_handle_t hDevice, zes_device_state_t *pState) {
+  ze_zesDeviceGetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pState);
+  }
+  return ze_traced_zesDeviceGetState(tracer_real, __builtin_return_address(0), hDevice, pState);
+}
+
+/* zesDeviceReset, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real,
+                                            const void *tracer_caller, zes_device_handle_t hDevice,
+                                            ze_bool_t force) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceReset", (void **)&ze_real.zesDeviceReset);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, force);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
@@ -12553,19 +15680,34 @@ ze_result_t zesDeviceReset(zes_device_handle_t hDevice, ze_bool_t force) {
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceProcessesGetState: level_zero/zes_api.h */
-ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t *pCount,
-                                       zes_process_state_t *pProcesses) {
-  ze_zesDeviceProcessesGetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceProcessesGetState, __ATOMIC_ACQUIRE);
+/* zesDeviceReset: level_zero/zes_api.h */
+ze_result_t zesDeviceReset(zes_device_handle_t hDevice, ze_bool_t force) {
+  ze_zesDeviceReset_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceReset, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, force);
+  }
+  return ze_traced_zesDeviceReset(tracer_real, __builtin_return_address(0), hDevice, force);
+}
+
+/* zesDeviceProcessesGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGetState_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        zes_device_handle_t hDevice,
+                                                        uint32_t *pCount,
+                                                        zes_process_state_t *pProcesses) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceProcessesGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceProcessesGetState", (void **)&ze_real.zesDeviceProcessesGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProcesses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
@@ -12618,18 +15760,35 @@ ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t *pC
   return tracer_args.tracer_result;
 }
 
-/* zesDevicePciGetProperties: level_zero/zes_api.h */
-ze_result_t zesDevicePciGetProperties(zes_device_handle_t hDevice, zes_pci_properties_t *pProperties) {
-  ze_zesDevicePciGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDevicePciGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceProcessesGetState: level_zero/zes_api.h */
+ze_result_t zesDeviceProcessesGetState(zes_device_handle_t hDevice, uint32_t *pCount,
+                                       zes_process_state_t *pProcesses) {
+  ze_zesDeviceProcessesGetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceProcessesGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, pProcesses);
+  }
+  return ze_traced_zesDeviceProcessesGetState(tracer_real, __builtin_return_address(0), hDevice,
+                                              pCount, pProcesses);
+}
+
+/* zesDevicePciGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetProperties_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       zes_device_handle_t hDevice,
+                                                       zes_pci_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetProperties", (void **)&ze_real.zesDevicePciGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
@@ -12678,18 +15837,34 @@ ze_result_t zesDevicePciGetProperties(zes_device_handle_t hDevice, zes_pci_prope
   return tracer_args.tracer_result;
 }
 
-/* zesDevicePciGetState: level_zero/zes_api.h */
-ze_result_t zesDevicePciGetState(zes_device_handle_t hDevice, zes_pci_state_t *pState) {
-  ze_zesDevicePciGetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDevicePciGetState, __ATOMIC_ACQUIRE);
+/* zesDevicePciGetProperties: level_zero/zes_api.h */
+ze_result_t zesDevicePciGetProperties(zes_device_handle_t hDevice, zes_pci_properties_t *pProperties) {
+  ze_zesDevicePciGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDevicePciGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pProperties);
+  }
+  return ze_traced_zesDevicePciGetProperties(tracer_real, __builtin_return_address(0), hDevice,
+                                             pProperties);
+}
+
+/* zesDevicePciGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  zes_device_handle_t hDevice,
+                                                  zes_pci_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetState", (void **)&ze_real.zesDevicePciGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
@@ -12738,19 +15913,33 @@ ze_result_t zesDevicePciGetState(zes_device_handle_t hDevice, zes_pci_state_t *p
   return tracer_args.tracer_result;
 }
 
-/* zesDevicePciGetBars: level_zero/zes_api.h */
-ze_result_t zesDevicePciGetBars(zes_device_handle_t hDevice, uint32_t *pCount,
-                                zes_pci_bar_properties_t *pProperties) {
-  ze_zesDevicePciGetBars_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDevicePciGetBars, __ATOMIC_ACQUIRE);
+/* zesDevicePciGetState: level_zero/zes_api.h */
+ze_result_t zesDevicePciGetState(zes_device_handle_t hDevice, zes_pci_state_t *pState) {
+  ze_zesDevicePciGetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDevicePciGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pState);
+  }
+  return ze_traced_zesDevicePciGetState(tracer_real, __builtin_return_address(0), hDevice, pState);
+}
+
+/* zesDevicePciGetBars, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 zes_device_handle_t hDevice, uint32_t *pCount,
+                                                 zes_pci_bar_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetBars_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetBars", (void **)&ze_real.zesDevicePciGetBars);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
@@ -12803,18 +15992,35 @@ ze_result_t zesDevicePciGetBars(zes_device_handle_t hDevice, uint32_t *pCount,
   return tracer_args.tracer_result;
 }
 
-/* zesDevicePciGetStats: level_zero/zes_api.h */
-ze_result_t zesDevicePciGetStats(zes_device_handle_t hDevice, zes_pci_stats_t *pStats) {
-  ze_zesDevicePciGetStats_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDevicePciGetStats, __ATOMIC_ACQUIRE);
+/* zesDevicePciGetBars: level_zero/zes_api.h */
+ze_result_t zesDevicePciGetBars(zes_device_handle_t hDevice, uint32_t *pCount,
+                                zes_pci_bar_properties_t *pProperties) {
+  ze_zesDevicePciGetBars_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDevicePciGetBars, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, pProperties);
+  }
+  return ze_traced_zesDevicePciGetBars(tracer_real, __builtin_return_address(0), hDevice, pCount,
+                                       pProperties);
+}
+
+/* zesDevicePciGetStats, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  zes_device_handle_t hDevice,
+                                                  zes_pci_stats_t *pStats) {
   if (!tracer_real)
     tracer_real = (ze_zesDevicePciGetStats_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetStats", (void **)&ze_real.zesDevicePciGetStats);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
@@ -12863,19 +16069,34 @@ ze_result_t zesDevicePciGetStats(zes_device_handle_t hDevice, zes_pci_stats_t *p
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumDiagnosticTestSuites: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint32_t *pCount,
-                                              zes_diag_handle_t *phDiagnostics) {
-  ze_zesDeviceEnumDiagnosticTestSuites_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumDiagnosticTestSuites, __ATOMIC_ACQUIRE);
+/* zesDevicePciGetStats: level_zero/zes_api.h */
+ze_result_t zesDevicePciGetStats(zes_device_handle_t hDevice, zes_pci_stats_t *pStats) {
+  ze_zesDevicePciGetStats_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDevicePciGetStats, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pStats);
+  }
+  return ze_traced_zesDevicePciGetStats(tracer_real, __builtin_return_address(0), hDevice, pStats);
+}
+
+/* zesDeviceEnumDiagnosticTestSuites, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumDiagnosticTestSuites_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               zes_device_handle_t hDevice,
+                                                               uint32_t *pCount,
+                                                               zes_diag_handle_t *phDiagnostics) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumDiagnosticTestSuites_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumDiagnosticTestSuites", (void **)&ze_real.zesDeviceEnumDiagnosticTestSuites);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phDiagnostics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
@@ -12928,19 +16149,35 @@ ze_result_t zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint3
   return tracer_args.tracer_result;
 }
 
-/* zesDiagnosticsGetProperties: level_zero/zes_api.h */
-ze_result_t zesDiagnosticsGetProperties(zes_diag_handle_t hDiagnostics,
-                                        zes_diag_properties_t *pProperties) {
-  ze_zesDiagnosticsGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDiagnosticsGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumDiagnosticTestSuites: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumDiagnosticTestSuites(zes_device_handle_t hDevice, uint32_t *pCount,
+                                              zes_diag_handle_t *phDiagnostics) {
+  ze_zesDeviceEnumDiagnosticTestSuites_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumDiagnosticTestSuites, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phDiagnostics);
+  }
+  return ze_traced_zesDeviceEnumDiagnosticTestSuites(tracer_real, __builtin_return_address(0),
+                                                     hDevice, pCount, phDiagnostics);
+}
+
+/* zesDiagnosticsGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetProperties_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         zes_diag_handle_t hDiagnostics,
+                                                         zes_diag_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesDiagnosticsGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsGetProperties", (void **)&ze_real.zesDiagnosticsGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
@@ -12989,19 +16226,35 @@ ze_result_t zesDiagnosticsGetProperties(zes_diag_handle_t hDiagnostics,
   return tracer_args.tracer_result;
 }
 
-/* zesDiagnosticsGetTests: level_zero/zes_api.h */
-ze_result_t zesDiagnosticsGetTests(zes_diag_handle_t hDiagnostics, uint32_t *pCount,
-                                   zes_diag_test_t *pTests) {
-  ze_zesDiagnosticsGetTests_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDiagnosticsGetTests, __ATOMIC_ACQUIRE);
+/* zesDiagnosticsGetProperties: level_zero/zes_api.h */
+ze_result_t zesDiagnosticsGetProperties(zes_diag_handle_t hDiagnostics,
+                                        zes_diag_properties_t *pProperties) {
+  ze_zesDiagnosticsGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDiagnosticsGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDiagnostics, pProperties);
+  }
+  return ze_traced_zesDiagnosticsGetProperties(tracer_real, __builtin_return_address(0),
+                                               hDiagnostics, pProperties);
+}
+
+/* zesDiagnosticsGetTests, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_diag_handle_t hDiagnostics,
+                                                    uint32_t *pCount, zes_diag_test_t *pTests) {
   if (!tracer_real)
     tracer_real = (ze_zesDiagnosticsGetTests_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsGetTests", (void **)&ze_real.zesDiagnosticsGetTests);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pCount, pTests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
@@ -13054,19 +16307,36 @@ ze_result_t zesDiagnosticsGetTests(zes_diag_handle_t hDiagnostics, uint32_t *pCo
   return tracer_args.tracer_result;
 }
 
-/* zesDiagnosticsRunTests: level_zero/zes_api.h */
-ze_result_t zesDiagnosticsRunTests(zes_diag_handle_t hDiagnostics, uint32_t startIndex,
-                                   uint32_t endIndex, zes_diag_result_t *pResult) {
-  ze_zesDiagnosticsRunTests_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDiagnosticsRunTests, __ATOMIC_ACQUIRE);
+/* zesDiagnosticsGetTests: level_zero/zes_api.h */
+ze_result_t zesDiagnosticsGetTests(zes_diag_handle_t hDiagnostics, uint32_t *pCount,
+                                   zes_diag_test_t *pTests) {
+  ze_zesDiagnosticsGetTests_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDiagnosticsGetTests, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDiagnostics, pCount, pTests);
+  }
+  return ze_traced_zesDiagnosticsGetTests(tracer_real, __builtin_return_address(0), hDiagnostics,
+                                          pCount, pTests);
+}
+
+/* zesDiagnosticsRunTests, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_diag_handle_t hDiagnostics,
+                                                    uint32_t startIndex, uint32_t endIndex,
+                                                    zes_diag_result_t *pResult) {
   if (!tracer_real)
     tracer_real = (ze_zesDiagnosticsRunTests_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsRunTests", (void **)&ze_real.zesDiagnosticsRunTests);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, startIndex, endIndex, pResult);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
@@ -13121,18 +16391,35 @@ ze_result_t zesDiagnosticsRunTests(zes_diag_handle_t hDiagnostics, uint32_t star
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEccAvailable: level_zero/zes_api.h */
-ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t *pAvailable) {
-  ze_zesDeviceEccAvailable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEccAvailable, __ATOMIC_ACQUIRE);
+/* zesDiagnosticsRunTests: level_zero/zes_api.h */
+ze_result_t zesDiagnosticsRunTests(zes_diag_handle_t hDiagnostics, uint32_t startIndex,
+                                   uint32_t endIndex, zes_diag_result_t *pResult) {
+  ze_zesDiagnosticsRunTests_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDiagnosticsRunTests, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDiagnostics, startIndex, endIndex, pResult);
+  }
+  return ze_traced_zesDiagnosticsRunTests(tracer_real, __builtin_return_address(0), hDiagnostics,
+                                          startIndex, endIndex, pResult);
+}
+
+/* zesDeviceEccAvailable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zes_device_handle_t hDevice,
+                                                   ze_bool_t *pAvailable) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEccAvailable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEccAvailable", (void **)&ze_real.zesDeviceEccAvailable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pAvailable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
@@ -13182,18 +16469,34 @@ ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t *pAvail
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEccConfigurable: level_zero/zes_api.h */
-ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t *pConfigurable) {
-  ze_zesDeviceEccConfigurable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEccConfigurable, __ATOMIC_ACQUIRE);
+/* zesDeviceEccAvailable: level_zero/zes_api.h */
+ze_result_t zesDeviceEccAvailable(zes_device_handle_t hDevice, ze_bool_t *pAvailable) {
+  ze_zesDeviceEccAvailable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEccAvailable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pAvailable);
+  }
+  return ze_traced_zesDeviceEccAvailable(tracer_real, __builtin_return_address(0), hDevice,
+                                         pAvailable);
+}
+
+/* zesDeviceEccConfigurable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurable_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      zes_device_handle_t hDevice,
+                                                      ze_bool_t *pConfigurable) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEccConfigurable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEccConfigurable", (void **)&ze_real.zesDeviceEccConfigurable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pConfigurable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
@@ -13243,18 +16546,34 @@ ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t *pCo
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceGetEccState: level_zero/zes_api.h */
-ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_properties_t *pState) {
-  ze_zesDeviceGetEccState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceGetEccState, __ATOMIC_ACQUIRE);
+/* zesDeviceEccConfigurable: level_zero/zes_api.h */
+ze_result_t zesDeviceEccConfigurable(zes_device_handle_t hDevice, ze_bool_t *pConfigurable) {
+  ze_zesDeviceEccConfigurable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEccConfigurable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pConfigurable);
+  }
+  return ze_traced_zesDeviceEccConfigurable(tracer_real, __builtin_return_address(0), hDevice,
+                                            pConfigurable);
+}
+
+/* zesDeviceGetEccState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  zes_device_handle_t hDevice,
+                                                  zes_device_ecc_properties_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetEccState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetEccState", (void **)&ze_real.zesDeviceGetEccState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
@@ -13303,19 +16622,34 @@ ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_pro
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceSetEccState: level_zero/zes_api.h */
-ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_ecc_desc_t *newState,
-                                 zes_device_ecc_properties_t *pState) {
-  ze_zesDeviceSetEccState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceSetEccState, __ATOMIC_ACQUIRE);
+/* zesDeviceGetEccState: level_zero/zes_api.h */
+ze_result_t zesDeviceGetEccState(zes_device_handle_t hDevice, zes_device_ecc_properties_t *pState) {
+  ze_zesDeviceGetEccState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceGetEccState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pState);
+  }
+  return ze_traced_zesDeviceGetEccState(tracer_real, __builtin_return_address(0), hDevice, pState);
+}
+
+/* zesDeviceSetEccState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  zes_device_handle_t hDevice,
+                                                  const zes_device_ecc_desc_t *newState,
+                                                  zes_device_ecc_properties_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceSetEccState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceSetEccState", (void **)&ze_real.zesDeviceSetEccState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, newState, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
@@ -13367,19 +16701,36 @@ ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_e
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumEngineGroups: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumEngineGroups(zes_device_handle_t hDevice, uint32_t *pCount,
-                                      zes_engine_handle_t *phEngine) {
-  ze_zesDeviceEnumEngineGroups_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumEngineGroups, __ATOMIC_ACQUIRE);
+/* zesDeviceSetEccState: level_zero/zes_api.h */
+ze_result_t zesDeviceSetEccState(zes_device_handle_t hDevice, const zes_device_ecc_desc_t *newState,
+                                 zes_device_ecc_properties_t *pState) {
+  ze_zesDeviceSetEccState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceSetEccState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, newState, pState);
+  }
+  return ze_traced_zesDeviceSetEccState(tracer_real, __builtin_return_address(0), hDevice, newState,
+                                        pState);
+}
+
+/* zesDeviceEnumEngineGroups, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGroups_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       zes_device_handle_t hDevice,
+                                                       uint32_t *pCount,
+                                                       zes_engine_handle_t *phEngine) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumEngineGroups_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumEngineGroups", (void **)&ze_real.zesDeviceEnumEngineGroups);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phEngine);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
@@ -13432,18 +16783,35 @@ ze_result_t zesDeviceEnumEngineGroups(zes_device_handle_t hDevice, uint32_t *pCo
   return tracer_args.tracer_result;
 }
 
-/* zesEngineGetProperties: level_zero/zes_api.h */
-ze_result_t zesEngineGetProperties(zes_engine_handle_t hEngine, zes_engine_properties_t *pProperties) {
-  ze_zesEngineGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesEngineGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumEngineGroups: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumEngineGroups(zes_device_handle_t hDevice, uint32_t *pCount,
+                                      zes_engine_handle_t *phEngine) {
+  ze_zesDeviceEnumEngineGroups_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumEngineGroups, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phEngine);
+  }
+  return ze_traced_zesDeviceEnumEngineGroups(tracer_real, __builtin_return_address(0), hDevice,
+                                             pCount, phEngine);
+}
+
+/* zesEngineGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_engine_handle_t hEngine,
+                                                    zes_engine_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesEngineGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesEngineGetProperties", (void **)&ze_real.zesEngineGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEngine, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
@@ -13492,18 +16860,34 @@ ze_result_t zesEngineGetProperties(zes_engine_handle_t hEngine, zes_engine_prope
   return tracer_args.tracer_result;
 }
 
-/* zesEngineGetActivity: level_zero/zes_api.h */
-ze_result_t zesEngineGetActivity(zes_engine_handle_t hEngine, zes_engine_stats_t *pStats) {
-  ze_zesEngineGetActivity_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesEngineGetActivity, __ATOMIC_ACQUIRE);
+/* zesEngineGetProperties: level_zero/zes_api.h */
+ze_result_t zesEngineGetProperties(zes_engine_handle_t hEngine, zes_engine_properties_t *pProperties) {
+  ze_zesEngineGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesEngineGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEngine, pProperties);
+  }
+  return ze_traced_zesEngineGetProperties(tracer_real, __builtin_return_address(0), hEngine,
+                                          pProperties);
+}
+
+/* zesEngineGetActivity, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  zes_engine_handle_t hEngine,
+                                                  zes_engine_stats_t *pStats) {
   if (!tracer_real)
     tracer_real = (ze_zesEngineGetActivity_fn *)tracer_resolve(
         "libze_loader.so.1", "zesEngineGetActivity", (void **)&ze_real.zesEngineGetActivity);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEngine, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
@@ -13552,18 +16936,33 @@ ze_result_t zesEngineGetActivity(zes_engine_handle_t hEngine, zes_engine_stats_t
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEventRegister: level_zero/zes_api.h */
-ze_result_t zesDeviceEventRegister(zes_device_handle_t hDevice, zes_event_type_flags_t events) {
-  ze_zesDeviceEventRegister_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEventRegister, __ATOMIC_ACQUIRE);
+/* zesEngineGetActivity: level_zero/zes_api.h */
+ze_result_t zesEngineGetActivity(zes_engine_handle_t hEngine, zes_engine_stats_t *pStats) {
+  ze_zesEngineGetActivity_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesEngineGetActivity, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hEngine, pStats);
+  }
+  return ze_traced_zesEngineGetActivity(tracer_real, __builtin_return_address(0), hEngine, pStats);
+}
+
+/* zesDeviceEventRegister, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_device_handle_t hDevice,
+                                                    zes_event_type_flags_t events) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEventRegister_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEventRegister", (void **)&ze_real.zesDeviceEventRegister);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, events);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
@@ -13612,20 +17011,35 @@ ze_result_t zesDeviceEventRegister(zes_device_handle_t hDevice, zes_event_type_f
   return tracer_args.tracer_result;
 }
 
-/* zesDriverEventListen: level_zero/zes_api.h */
-ze_result_t zesDriverEventListen(ze_driver_handle_t hDriver, uint32_t timeout, uint32_t count,
-                                 zes_device_handle_t *phDevices, uint32_t *pNumDeviceEvents,
-                                 zes_event_type_flags_t *pEvents) {
-  ze_zesDriverEventListen_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDriverEventListen, __ATOMIC_ACQUIRE);
+/* zesDeviceEventRegister: level_zero/zes_api.h */
+ze_result_t zesDeviceEventRegister(zes_device_handle_t hDevice, zes_event_type_flags_t events) {
+  ze_zesDeviceEventRegister_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEventRegister, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, events);
+  }
+  return ze_traced_zesDeviceEventRegister(tracer_real, __builtin_return_address(0), hDevice, events);
+}
+
+/* zesDriverEventListen, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  ze_driver_handle_t hDriver, uint32_t timeout,
+                                                  uint32_t count, zes_device_handle_t *phDevices,
+                                                  uint32_t *pNumDeviceEvents,
+                                                  zes_event_type_flags_t *pEvents) {
   if (!tracer_real)
     tracer_real = (ze_zesDriverEventListen_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDriverEventListen", (void **)&ze_real.zesDriverEventListen);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
@@ -13686,20 +17100,38 @@ ze_result_t zesDriverEventListen(ze_driver_handle_t hDriver, uint32_t timeout, u
   return tracer_args.tracer_result;
 }
 
-/* zesDriverEventListenEx: level_zero/zes_api.h */
-ze_result_t zesDriverEventListenEx(ze_driver_handle_t hDriver, uint64_t timeout, uint32_t count,
-                                   zes_device_handle_t *phDevices, uint32_t *pNumDeviceEvents,
-                                   zes_event_type_flags_t *pEvents) {
-  ze_zesDriverEventListenEx_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDriverEventListenEx, __ATOMIC_ACQUIRE);
+/* zesDriverEventListen: level_zero/zes_api.h */
+ze_result_t zesDriverEventListen(ze_driver_handle_t hDriver, uint32_t timeout, uint32_t count,
+                                 zes_device_handle_t *phDevices, uint32_t *pNumDeviceEvents,
+                                 zes_event_type_flags_t *pEvents) {
+  ze_zesDriverEventListen_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDriverEventListen, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
+  }
+  return ze_traced_zesDriverEventListen(tracer_real, __builtin_return_address(0), hDriver, timeout,
+                                        count, phDevices, pNumDeviceEvents, pEvents);
+}
+
+/* zesDriverEventListenEx, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    ze_driver_handle_t hDriver, uint64_t timeout,
+                                                    uint32_t count, zes_device_handle_t *phDevices,
+                                                    uint32_t *pNumDeviceEvents,
+                                                    zes_event_type_flags_t *pEvents) {
   if (!tracer_real)
     tracer_real = (ze_zesDriverEventListenEx_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDriverEventListenEx", (void **)&ze_real.zesDriverEventListenEx);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
@@ -13760,19 +17192,36 @@ ze_result_t zesDriverEventListenEx(ze_driver_handle_t hDriver, uint64_t timeout,
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumFabricPorts: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t *pCount,
-                                     zes_fabric_port_handle_t *phPort) {
-  ze_zesDeviceEnumFabricPorts_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumFabricPorts, __ATOMIC_ACQUIRE);
+/* zesDriverEventListenEx: level_zero/zes_api.h */
+ze_result_t zesDriverEventListenEx(ze_driver_handle_t hDriver, uint64_t timeout, uint32_t count,
+                                   zes_device_handle_t *phDevices, uint32_t *pNumDeviceEvents,
+                                   zes_event_type_flags_t *pEvents) {
+  ze_zesDriverEventListenEx_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDriverEventListenEx, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
+  }
+  return ze_traced_zesDriverEventListenEx(tracer_real, __builtin_return_address(0), hDriver,
+                                          timeout, count, phDevices, pNumDeviceEvents, pEvents);
+}
+
+/* zesDeviceEnumFabricPorts, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPorts_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      zes_device_handle_t hDevice, uint32_t *pCount,
+                                                      zes_fabric_port_handle_t *phPort) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFabricPorts_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFabricPorts", (void **)&ze_real.zesDeviceEnumFabricPorts);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPort);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
@@ -13825,19 +17274,35 @@ ze_result_t zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t *pCou
   return tracer_args.tracer_result;
 }
 
-/* zesFabricPortGetProperties: level_zero/zes_api.h */
-ze_result_t zesFabricPortGetProperties(zes_fabric_port_handle_t hPort,
-                                       zes_fabric_port_properties_t *pProperties) {
-  ze_zesFabricPortGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFabricPortGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumFabricPorts: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumFabricPorts(zes_device_handle_t hDevice, uint32_t *pCount,
+                                     zes_fabric_port_handle_t *phPort) {
+  ze_zesDeviceEnumFabricPorts_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumFabricPorts, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phPort);
+  }
+  return ze_traced_zesDeviceEnumFabricPorts(tracer_real, __builtin_return_address(0), hDevice,
+                                            pCount, phPort);
+}
+
+/* zesFabricPortGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetProperties_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        zes_fabric_port_handle_t hPort,
+                                                        zes_fabric_port_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetProperties", (void **)&ze_real.zesFabricPortGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
@@ -13886,19 +17351,35 @@ ze_result_t zesFabricPortGetProperties(zes_fabric_port_handle_t hPort,
   return tracer_args.tracer_result;
 }
 
-/* zesFabricPortGetLinkType: level_zero/zes_api.h */
-ze_result_t zesFabricPortGetLinkType(zes_fabric_port_handle_t hPort,
-                                     zes_fabric_link_type_t *pLinkType) {
-  ze_zesFabricPortGetLinkType_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFabricPortGetLinkType, __ATOMIC_ACQUIRE);
+/* zesFabricPortGetProperties: level_zero/zes_api.h */
+ze_result_t zesFabricPortGetProperties(zes_fabric_port_handle_t hPort,
+                                       zes_fabric_port_properties_t *pProperties) {
+  ze_zesFabricPortGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFabricPortGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPort, pProperties);
+  }
+  return ze_traced_zesFabricPortGetProperties(tracer_real, __builtin_return_address(0), hPort,
+                                              pProperties);
+}
+
+/* zesFabricPortGetLinkType, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkType_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      zes_fabric_port_handle_t hPort,
+                                                      zes_fabric_link_type_t *pLinkType) {
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetLinkType_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetLinkType", (void **)&ze_real.zesFabricPortGetLinkType);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pLinkType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
@@ -13947,18 +17428,35 @@ ze_result_t zesFabricPortGetLinkType(zes_fabric_port_handle_t hPort,
   return tracer_args.tracer_result;
 }
 
-/* zesFabricPortGetConfig: level_zero/zes_api.h */
-ze_result_t zesFabricPortGetConfig(zes_fabric_port_handle_t hPort, zes_fabric_port_config_t *pConfig) {
-  ze_zesFabricPortGetConfig_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFabricPortGetConfig, __ATOMIC_ACQUIRE);
+/* zesFabricPortGetLinkType: level_zero/zes_api.h */
+ze_result_t zesFabricPortGetLinkType(zes_fabric_port_handle_t hPort,
+                                     zes_fabric_link_type_t *pLinkType) {
+  ze_zesFabricPortGetLinkType_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFabricPortGetLinkType, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPort, pLinkType);
+  }
+  return ze_traced_zesFabricPortGetLinkType(tracer_real, __builtin_return_address(0), hPort,
+                                            pLinkType);
+}
+
+/* zesFabricPortGetConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_fabric_port_handle_t hPort,
+                                                    zes_fabric_port_config_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetConfig", (void **)&ze_real.zesFabricPortGetConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
@@ -14007,19 +17505,33 @@ ze_result_t zesFabricPortGetConfig(zes_fabric_port_handle_t hPort, zes_fabric_po
   return tracer_args.tracer_result;
 }
 
-/* zesFabricPortSetConfig: level_zero/zes_api.h */
-ze_result_t zesFabricPortSetConfig(zes_fabric_port_handle_t hPort,
-                                   const zes_fabric_port_config_t *pConfig) {
-  ze_zesFabricPortSetConfig_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFabricPortSetConfig, __ATOMIC_ACQUIRE);
+/* zesFabricPortGetConfig: level_zero/zes_api.h */
+ze_result_t zesFabricPortGetConfig(zes_fabric_port_handle_t hPort, zes_fabric_port_config_t *pConfig) {
+  ze_zesFabricPortGetConfig_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFabricPortGetConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPort, pConfig);
+  }
+  return ze_traced_zesFabricPortGetConfig(tracer_real, __builtin_return_address(0), hPort, pConfig);
+}
+
+/* zesFabricPortSetConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_fabric_port_handle_t hPort,
+                                                    const zes_fabric_port_config_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortSetConfig", (void **)&ze_real.zesFabricPortSetConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
@@ -14068,18 +17580,34 @@ ze_result_t zesFabricPortSetConfig(zes_fabric_port_handle_t hPort,
   return tracer_args.tracer_result;
 }
 
-/* zesFabricPortGetState: level_zero/zes_api.h */
-ze_result_t zesFabricPortGetState(zes_fabric_port_handle_t hPort, zes_fabric_port_state_t *pState) {
-  ze_zesFabricPortGetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFabricPortGetState, __ATOMIC_ACQUIRE);
+/* zesFabricPortSetConfig: level_zero/zes_api.h */
+ze_result_t zesFabricPortSetConfig(zes_fabric_port_handle_t hPort,
+                                   const zes_fabric_port_config_t *pConfig) {
+  ze_zesFabricPortSetConfig_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFabricPortSetConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPort, pConfig);
+  }
+  return ze_traced_zesFabricPortSetConfig(tracer_real, __builtin_return_address(0), hPort, pConfig);
+}
+
+/* zesFabricPortGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zes_fabric_port_handle_t hPort,
+                                                   zes_fabric_port_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetState", (void **)&ze_real.zesFabricPortGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
@@ -14128,19 +17656,33 @@ ze_result_t zesFabricPortGetState(zes_fabric_port_handle_t hPort, zes_fabric_por
   return tracer_args.tracer_result;
 }
 
-/* zesFabricPortGetThroughput: level_zero/zes_api.h */
-ze_result_t zesFabricPortGetThroughput(zes_fabric_port_handle_t hPort,
-                                       zes_fabric_port_throughput_t *pThroughput) {
-  ze_zesFabricPortGetThroughput_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFabricPortGetThroughput, __ATOMIC_ACQUIRE);
+/* zesFabricPortGetState: level_zero/zes_api.h */
+ze_result_t zesFabricPortGetState(zes_fabric_port_handle_t hPort, zes_fabric_port_state_t *pState) {
+  ze_zesFabricPortGetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFabricPortGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPort, pState);
+  }
+  return ze_traced_zesFabricPortGetState(tracer_real, __builtin_return_address(0), hPort, pState);
+}
+
+/* zesFabricPortGetThroughput, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThroughput_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        zes_fabric_port_handle_t hPort,
+                                                        zes_fabric_port_throughput_t *pThroughput) {
   if (!tracer_real)
     tracer_real = (ze_zesFabricPortGetThroughput_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetThroughput", (void **)&ze_real.zesFabricPortGetThroughput);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pThroughput);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
@@ -14189,18 +17731,35 @@ ze_result_t zesFabricPortGetThroughput(zes_fabric_port_handle_t hPort,
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumFans: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t *pCount, zes_fan_handle_t *phFan) {
-  ze_zesDeviceEnumFans_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumFans, __ATOMIC_ACQUIRE);
+/* zesFabricPortGetThroughput: level_zero/zes_api.h */
+ze_result_t zesFabricPortGetThroughput(zes_fabric_port_handle_t hPort,
+                                       zes_fabric_port_throughput_t *pThroughput) {
+  ze_zesFabricPortGetThroughput_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFabricPortGetThroughput, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPort, pThroughput);
+  }
+  return ze_traced_zesFabricPortGetThroughput(tracer_real, __builtin_return_address(0), hPort,
+                                              pThroughput);
+}
+
+/* zesDeviceEnumFans, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               zes_device_handle_t hDevice, uint32_t *pCount,
+                                               zes_fan_handle_t *phFan) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFans_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFans", (void **)&ze_real.zesDeviceEnumFans);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
@@ -14253,18 +17812,33 @@ ze_result_t zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t *pCount, zes
   return tracer_args.tracer_result;
 }
 
-/* zesFanGetProperties: level_zero/zes_api.h */
-ze_result_t zesFanGetProperties(zes_fan_handle_t hFan, zes_fan_properties_t *pProperties) {
-  ze_zesFanGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFanGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumFans: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumFans(zes_device_handle_t hDevice, uint32_t *pCount, zes_fan_handle_t *phFan) {
+  ze_zesDeviceEnumFans_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumFans, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phFan);
+  }
+  return ze_traced_zesDeviceEnumFans(tracer_real, __builtin_return_address(0), hDevice, pCount,
+                                     phFan);
+}
+
+/* zesFanGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *tracer_real,
+                                                 const void *tracer_caller, zes_fan_handle_t hFan,
+                                                 zes_fan_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesFanGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetProperties", (void **)&ze_real.zesFanGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
@@ -14313,18 +17887,32 @@ ze_result_t zesFanGetProperties(zes_fan_handle_t hFan, zes_fan_properties_t *pPr
   return tracer_args.tracer_result;
 }
 
-/* zesFanGetConfig: level_zero/zes_api.h */
-ze_result_t zesFanGetConfig(zes_fan_handle_t hFan, zes_fan_config_t *pConfig) {
-  ze_zesFanGetConfig_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFanGetConfig, __ATOMIC_ACQUIRE);
+/* zesFanGetProperties: level_zero/zes_api.h */
+ze_result_t zesFanGetProperties(zes_fan_handle_t hFan, zes_fan_properties_t *pProperties) {
+  ze_zesFanGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFanGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFan, pProperties);
+  }
+  return ze_traced_zesFanGetProperties(tracer_real, __builtin_return_address(0), hFan, pProperties);
+}
+
+/* zesFanGetConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real,
+                                             const void *tracer_caller, zes_fan_handle_t hFan,
+                                             zes_fan_config_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesFanGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetConfig", (void **)&ze_real.zesFanGetConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
@@ -14373,18 +17961,31 @@ ze_result_t zesFanGetConfig(zes_fan_handle_t hFan, zes_fan_config_t *pConfig) {
   return tracer_args.tracer_result;
 }
 
-/* zesFanSetDefaultMode: level_zero/zes_api.h */
-ze_result_t zesFanSetDefaultMode(zes_fan_handle_t hFan) {
-  ze_zesFanSetDefaultMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFanSetDefaultMode, __ATOMIC_ACQUIRE);
+/* zesFanGetConfig: level_zero/zes_api.h */
+ze_result_t zesFanGetConfig(zes_fan_handle_t hFan, zes_fan_config_t *pConfig) {
+  ze_zesFanGetConfig_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFanGetConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFan, pConfig);
+  }
+  return ze_traced_zesFanGetConfig(tracer_real, __builtin_return_address(0), hFan, pConfig);
+}
+
+/* zesFanSetDefaultMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tracer_real,
+                                                  const void *tracer_caller, zes_fan_handle_t hFan) {
   if (!tracer_real)
     tracer_real = (ze_zesFanSetDefaultMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetDefaultMode", (void **)&ze_real.zesFanSetDefaultMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
@@ -14431,18 +18032,33 @@ ze_result_t zesFanSetDefaultMode(zes_fan_handle_t hFan) {
   return tracer_args.tracer_result;
 }
 
-/* zesFanSetFixedSpeedMode: level_zero/zes_api.h */
-ze_result_t zesFanSetFixedSpeedMode(zes_fan_handle_t hFan, const zes_fan_speed_t *speed) {
-  ze_zesFanSetFixedSpeedMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFanSetFixedSpeedMode, __ATOMIC_ACQUIRE);
+/* zesFanSetDefaultMode: level_zero/zes_api.h */
+ze_result_t zesFanSetDefaultMode(zes_fan_handle_t hFan) {
+  ze_zesFanSetDefaultMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFanSetDefaultMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFan);
+  }
+  return ze_traced_zesFanSetDefaultMode(tracer_real, __builtin_return_address(0), hFan);
+}
+
+/* zesFanSetFixedSpeedMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     zes_fan_handle_t hFan,
+                                                     const zes_fan_speed_t *speed) {
   if (!tracer_real)
     tracer_real = (ze_zesFanSetFixedSpeedMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetFixedSpeedMode", (void **)&ze_real.zesFanSetFixedSpeedMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, speed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
@@ -14491,18 +18107,33 @@ ze_result_t zesFanSetFixedSpeedMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   return tracer_args.tracer_result;
 }
 
-/* zesFanSetSpeedTableMode: level_zero/zes_api.h */
-ze_result_t zesFanSetSpeedTableMode(zes_fan_handle_t hFan, const zes_fan_speed_table_t *speedTable) {
-  ze_zesFanSetSpeedTableMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFanSetSpeedTableMode, __ATOMIC_ACQUIRE);
+/* zesFanSetFixedSpeedMode: level_zero/zes_api.h */
+ze_result_t zesFanSetFixedSpeedMode(zes_fan_handle_t hFan, const zes_fan_speed_t *speed) {
+  ze_zesFanSetFixedSpeedMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFanSetFixedSpeedMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFan, speed);
+  }
+  return ze_traced_zesFanSetFixedSpeedMode(tracer_real, __builtin_return_address(0), hFan, speed);
+}
+
+/* zesFanSetSpeedTableMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     zes_fan_handle_t hFan,
+                                                     const zes_fan_speed_table_t *speedTable) {
   if (!tracer_real)
     tracer_real = (ze_zesFanSetSpeedTableMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetSpeedTableMode", (void **)&ze_real.zesFanSetSpeedTableMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, speedTable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
@@ -14551,18 +18182,33 @@ ze_result_t zesFanSetSpeedTableMode(zes_fan_handle_t hFan, const zes_fan_speed_t
   return tracer_args.tracer_result;
 }
 
-/* zesFanGetState: level_zero/zes_api.h */
-ze_result_t zesFanGetState(zes_fan_handle_t hFan, zes_fan_speed_units_t units, int32_t *pSpeed) {
-  ze_zesFanGetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFanGetState, __ATOMIC_ACQUIRE);
+/* zesFanSetSpeedTableMode: level_zero/zes_api.h */
+ze_result_t zesFanSetSpeedTableMode(zes_fan_handle_t hFan, const zes_fan_speed_table_t *speedTable) {
+  ze_zesFanSetSpeedTableMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFanSetSpeedTableMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFan, speedTable);
+  }
+  return ze_traced_zesFanSetSpeedTableMode(tracer_real, __builtin_return_address(0), hFan,
+                                           speedTable);
+}
+
+/* zesFanGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real,
+                                            const void *tracer_caller, zes_fan_handle_t hFan,
+                                            zes_fan_speed_units_t units, int32_t *pSpeed) {
   if (!tracer_real)
     tracer_real = (ze_zesFanGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetState", (void **)&ze_real.zesFanGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, units, pSpeed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
@@ -14614,19 +18260,33 @@ ze_result_t zesFanGetState(zes_fan_handle_t hFan, zes_fan_speed_units_t units, i
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumFirmwares: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t *pCount,
-                                   zes_firmware_handle_t *phFirmware) {
-  ze_zesDeviceEnumFirmwares_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumFirmwares, __ATOMIC_ACQUIRE);
+/* zesFanGetState: level_zero/zes_api.h */
+ze_result_t zesFanGetState(zes_fan_handle_t hFan, zes_fan_speed_units_t units, int32_t *pSpeed) {
+  ze_zesFanGetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFanGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFan, units, pSpeed);
+  }
+  return ze_traced_zesFanGetState(tracer_real, __builtin_return_address(0), hFan, units, pSpeed);
+}
+
+/* zesDeviceEnumFirmwares, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_device_handle_t hDevice, uint32_t *pCount,
+                                                    zes_firmware_handle_t *phFirmware) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFirmwares_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFirmwares", (void **)&ze_real.zesDeviceEnumFirmwares);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFirmware);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
@@ -14679,19 +18339,35 @@ ze_result_t zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t *pCount
   return tracer_args.tracer_result;
 }
 
-/* zesFirmwareGetProperties: level_zero/zes_api.h */
-ze_result_t zesFirmwareGetProperties(zes_firmware_handle_t hFirmware,
-                                     zes_firmware_properties_t *pProperties) {
-  ze_zesFirmwareGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFirmwareGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumFirmwares: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumFirmwares(zes_device_handle_t hDevice, uint32_t *pCount,
+                                   zes_firmware_handle_t *phFirmware) {
+  ze_zesDeviceEnumFirmwares_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumFirmwares, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phFirmware);
+  }
+  return ze_traced_zesDeviceEnumFirmwares(tracer_real, __builtin_return_address(0), hDevice, pCount,
+                                          phFirmware);
+}
+
+/* zesFirmwareGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetProperties_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      zes_firmware_handle_t hFirmware,
+                                                      zes_firmware_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesFirmwareGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFirmwareGetProperties", (void **)&ze_real.zesFirmwareGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
@@ -14740,18 +18416,35 @@ ze_result_t zesFirmwareGetProperties(zes_firmware_handle_t hFirmware,
   return tracer_args.tracer_result;
 }
 
-/* zesFirmwareFlash: level_zero/zes_api.h */
-ze_result_t zesFirmwareFlash(zes_firmware_handle_t hFirmware, void *pImage, uint32_t size) {
-  ze_zesFirmwareFlash_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFirmwareFlash, __ATOMIC_ACQUIRE);
+/* zesFirmwareGetProperties: level_zero/zes_api.h */
+ze_result_t zesFirmwareGetProperties(zes_firmware_handle_t hFirmware,
+                                     zes_firmware_properties_t *pProperties) {
+  ze_zesFirmwareGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFirmwareGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFirmware, pProperties);
+  }
+  return ze_traced_zesFirmwareGetProperties(tracer_real, __builtin_return_address(0), hFirmware,
+                                            pProperties);
+}
+
+/* zesFirmwareFlash, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              zes_firmware_handle_t hFirmware, void *pImage,
+                                              uint32_t size) {
   if (!tracer_real)
     tracer_real = (ze_zesFirmwareFlash_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFirmwareFlash", (void **)&ze_real.zesFirmwareFlash);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pImage, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
@@ -14803,19 +18496,35 @@ ze_result_t zesFirmwareFlash(zes_firmware_handle_t hFirmware, void *pImage, uint
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumFrequencyDomains: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumFrequencyDomains(zes_device_handle_t hDevice, uint32_t *pCount,
-                                          zes_freq_handle_t *phFrequency) {
-  ze_zesDeviceEnumFrequencyDomains_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumFrequencyDomains, __ATOMIC_ACQUIRE);
+/* zesFirmwareFlash: level_zero/zes_api.h */
+ze_result_t zesFirmwareFlash(zes_firmware_handle_t hFirmware, void *pImage, uint32_t size) {
+  ze_zesFirmwareFlash_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFirmwareFlash, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFirmware, pImage, size);
+  }
+  return ze_traced_zesFirmwareFlash(tracer_real, __builtin_return_address(0), hFirmware, pImage,
+                                    size);
+}
+
+/* zesDeviceEnumFrequencyDomains, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequencyDomains_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           zes_device_handle_t hDevice,
+                                                           uint32_t *pCount,
+                                                           zes_freq_handle_t *phFrequency) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumFrequencyDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFrequencyDomains", (void **)&ze_real.zesDeviceEnumFrequencyDomains);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
@@ -14868,19 +18577,35 @@ ze_result_t zesDeviceEnumFrequencyDomains(zes_device_handle_t hDevice, uint32_t 
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyGetProperties: level_zero/zes_api.h */
-ze_result_t zesFrequencyGetProperties(zes_freq_handle_t hFrequency,
-                                      zes_freq_properties_t *pProperties) {
-  ze_zesFrequencyGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumFrequencyDomains: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumFrequencyDomains(zes_device_handle_t hDevice, uint32_t *pCount,
+                                          zes_freq_handle_t *phFrequency) {
+  ze_zesDeviceEnumFrequencyDomains_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumFrequencyDomains, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phFrequency);
+  }
+  return ze_traced_zesDeviceEnumFrequencyDomains(tracer_real, __builtin_return_address(0), hDevice,
+                                                 pCount, phFrequency);
+}
+
+/* zesFrequencyGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetProperties_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       zes_freq_handle_t hFrequency,
+                                                       zes_freq_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetProperties", (void **)&ze_real.zesFrequencyGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
@@ -14929,19 +18654,35 @@ ze_result_t zesFrequencyGetProperties(zes_freq_handle_t hFrequency,
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyGetAvailableClocks: level_zero/zes_api.h */
-ze_result_t zesFrequencyGetAvailableClocks(zes_freq_handle_t hFrequency, uint32_t *pCount,
-                                           double *phFrequency) {
-  ze_zesFrequencyGetAvailableClocks_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyGetAvailableClocks, __ATOMIC_ACQUIRE);
+/* zesFrequencyGetProperties: level_zero/zes_api.h */
+ze_result_t zesFrequencyGetProperties(zes_freq_handle_t hFrequency,
+                                      zes_freq_properties_t *pProperties) {
+  ze_zesFrequencyGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pProperties);
+  }
+  return ze_traced_zesFrequencyGetProperties(tracer_real, __builtin_return_address(0), hFrequency,
+                                             pProperties);
+}
+
+/* zesFrequencyGetAvailableClocks, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAvailableClocks_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            zes_freq_handle_t hFrequency,
+                                                            uint32_t *pCount, double *phFrequency) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetAvailableClocks_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetAvailableClocks", (void **)&ze_real.zesFrequencyGetAvailableClocks);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
@@ -14994,18 +18735,35 @@ ze_result_t zesFrequencyGetAvailableClocks(zes_freq_handle_t hFrequency, uint32_
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyGetRange: level_zero/zes_api.h */
-ze_result_t zesFrequencyGetRange(zes_freq_handle_t hFrequency, zes_freq_range_t *pLimits) {
-  ze_zesFrequencyGetRange_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyGetRange, __ATOMIC_ACQUIRE);
+/* zesFrequencyGetAvailableClocks: level_zero/zes_api.h */
+ze_result_t zesFrequencyGetAvailableClocks(zes_freq_handle_t hFrequency, uint32_t *pCount,
+                                           double *phFrequency) {
+  ze_zesFrequencyGetAvailableClocks_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyGetAvailableClocks, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pCount, phFrequency);
+  }
+  return ze_traced_zesFrequencyGetAvailableClocks(tracer_real, __builtin_return_address(0),
+                                                  hFrequency, pCount, phFrequency);
+}
+
+/* zesFrequencyGetRange, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  zes_freq_handle_t hFrequency,
+                                                  zes_freq_range_t *pLimits) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetRange", (void **)&ze_real.zesFrequencyGetRange);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
@@ -15054,18 +18812,34 @@ ze_result_t zesFrequencyGetRange(zes_freq_handle_t hFrequency, zes_freq_range_t 
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencySetRange: level_zero/zes_api.h */
-ze_result_t zesFrequencySetRange(zes_freq_handle_t hFrequency, const zes_freq_range_t *pLimits) {
-  ze_zesFrequencySetRange_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencySetRange, __ATOMIC_ACQUIRE);
+/* zesFrequencyGetRange: level_zero/zes_api.h */
+ze_result_t zesFrequencyGetRange(zes_freq_handle_t hFrequency, zes_freq_range_t *pLimits) {
+  ze_zesFrequencyGetRange_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyGetRange, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pLimits);
+  }
+  return ze_traced_zesFrequencyGetRange(tracer_real, __builtin_return_address(0), hFrequency,
+                                        pLimits);
+}
+
+/* zesFrequencySetRange, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  zes_freq_handle_t hFrequency,
+                                                  const zes_freq_range_t *pLimits) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencySetRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencySetRange", (void **)&ze_real.zesFrequencySetRange);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
@@ -15114,18 +18888,34 @@ ze_result_t zesFrequencySetRange(zes_freq_handle_t hFrequency, const zes_freq_ra
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyGetState: level_zero/zes_api.h */
-ze_result_t zesFrequencyGetState(zes_freq_handle_t hFrequency, zes_freq_state_t *pState) {
-  ze_zesFrequencyGetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyGetState, __ATOMIC_ACQUIRE);
+/* zesFrequencySetRange: level_zero/zes_api.h */
+ze_result_t zesFrequencySetRange(zes_freq_handle_t hFrequency, const zes_freq_range_t *pLimits) {
+  ze_zesFrequencySetRange_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencySetRange, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pLimits);
+  }
+  return ze_traced_zesFrequencySetRange(tracer_real, __builtin_return_address(0), hFrequency,
+                                        pLimits);
+}
+
+/* zesFrequencyGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  zes_freq_handle_t hFrequency,
+                                                  zes_freq_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetState", (void **)&ze_real.zesFrequencyGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
@@ -15174,19 +18964,34 @@ ze_result_t zesFrequencyGetState(zes_freq_handle_t hFrequency, zes_freq_state_t 
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyGetThrottleTime: level_zero/zes_api.h */
-ze_result_t zesFrequencyGetThrottleTime(zes_freq_handle_t hFrequency,
-                                        zes_freq_throttle_time_t *pThrottleTime) {
-  ze_zesFrequencyGetThrottleTime_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyGetThrottleTime, __ATOMIC_ACQUIRE);
+/* zesFrequencyGetState: level_zero/zes_api.h */
+ze_result_t zesFrequencyGetState(zes_freq_handle_t hFrequency, zes_freq_state_t *pState) {
+  ze_zesFrequencyGetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pState);
+  }
+  return ze_traced_zesFrequencyGetState(tracer_real, __builtin_return_address(0), hFrequency,
+                                        pState);
+}
+
+/* zesFrequencyGetThrottleTime, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrottleTime_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         zes_freq_handle_t hFrequency,
+                                                         zes_freq_throttle_time_t *pThrottleTime) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyGetThrottleTime_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetThrottleTime", (void **)&ze_real.zesFrequencyGetThrottleTime);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pThrottleTime);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
@@ -15235,19 +19040,35 @@ ze_result_t zesFrequencyGetThrottleTime(zes_freq_handle_t hFrequency,
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyOcGetCapabilities: level_zero/zes_api.h */
-ze_result_t zesFrequencyOcGetCapabilities(zes_freq_handle_t hFrequency,
-                                          zes_oc_capabilities_t *pOcCapabilities) {
-  ze_zesFrequencyOcGetCapabilities_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyOcGetCapabilities, __ATOMIC_ACQUIRE);
+/* zesFrequencyGetThrottleTime: level_zero/zes_api.h */
+ze_result_t zesFrequencyGetThrottleTime(zes_freq_handle_t hFrequency,
+                                        zes_freq_throttle_time_t *pThrottleTime) {
+  ze_zesFrequencyGetThrottleTime_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyGetThrottleTime, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pThrottleTime);
+  }
+  return ze_traced_zesFrequencyGetThrottleTime(tracer_real, __builtin_return_address(0), hFrequency,
+                                               pThrottleTime);
+}
+
+/* zesFrequencyOcGetCapabilities, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetCapabilities_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           zes_freq_handle_t hFrequency,
+                                                           zes_oc_capabilities_t *pOcCapabilities) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetCapabilities_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetCapabilities", (void **)&ze_real.zesFrequencyOcGetCapabilities);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcCapabilities);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
@@ -15296,19 +19117,35 @@ ze_result_t zesFrequencyOcGetCapabilities(zes_freq_handle_t hFrequency,
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyOcGetFrequencyTarget: level_zero/zes_api.h */
-ze_result_t zesFrequencyOcGetFrequencyTarget(zes_freq_handle_t hFrequency,
-                                             double *pCurrentOcFrequency) {
-  ze_zesFrequencyOcGetFrequencyTarget_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyOcGetFrequencyTarget, __ATOMIC_ACQUIRE);
+/* zesFrequencyOcGetCapabilities: level_zero/zes_api.h */
+ze_result_t zesFrequencyOcGetCapabilities(zes_freq_handle_t hFrequency,
+                                          zes_oc_capabilities_t *pOcCapabilities) {
+  ze_zesFrequencyOcGetCapabilities_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyOcGetCapabilities, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pOcCapabilities);
+  }
+  return ze_traced_zesFrequencyOcGetCapabilities(tracer_real, __builtin_return_address(0),
+                                                 hFrequency, pOcCapabilities);
+}
+
+/* zesFrequencyOcGetFrequencyTarget, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcGetFrequencyTarget_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              zes_freq_handle_t hFrequency,
+                                                              double *pCurrentOcFrequency) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetFrequencyTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetFrequencyTarget", (void **)&ze_real.zesFrequencyOcGetFrequencyTarget);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
@@ -15358,18 +19195,35 @@ ze_result_t zesFrequencyOcGetFrequencyTarget(zes_freq_handle_t hFrequency,
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyOcSetFrequencyTarget: level_zero/zes_api.h */
-ze_result_t zesFrequencyOcSetFrequencyTarget(zes_freq_handle_t hFrequency, double CurrentOcFrequency) {
-  ze_zesFrequencyOcSetFrequencyTarget_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyOcSetFrequencyTarget, __ATOMIC_ACQUIRE);
+/* zesFrequencyOcGetFrequencyTarget: level_zero/zes_api.h */
+ze_result_t zesFrequencyOcGetFrequencyTarget(zes_freq_handle_t hFrequency,
+                                             double *pCurrentOcFrequency) {
+  ze_zesFrequencyOcGetFrequencyTarget_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyOcGetFrequencyTarget, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pCurrentOcFrequency);
+  }
+  return ze_traced_zesFrequencyOcGetFrequencyTarget(tracer_real, __builtin_return_address(0),
+                                                    hFrequency, pCurrentOcFrequency);
+}
+
+/* zesFrequencyOcSetFrequencyTarget, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcSetFrequencyTarget_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              zes_freq_handle_t hFrequency,
+                                                              double CurrentOcFrequency) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetFrequencyTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetFrequencyTarget", (void **)&ze_real.zesFrequencyOcSetFrequencyTarget);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
@@ -15418,20 +19272,35 @@ ze_result_t zesFrequencyOcSetFrequencyTarget(zes_freq_handle_t hFrequency, doubl
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyOcGetVoltageTarget: level_zero/zes_api.h */
-ze_result_t zesFrequencyOcGetVoltageTarget(zes_freq_handle_t hFrequency,
-                                           double *pCurrentVoltageTarget,
-                                           double *pCurrentVoltageOffset) {
-  ze_zesFrequencyOcGetVoltageTarget_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyOcGetVoltageTarget, __ATOMIC_ACQUIRE);
+/* zesFrequencyOcSetFrequencyTarget: level_zero/zes_api.h */
+ze_result_t zesFrequencyOcSetFrequencyTarget(zes_freq_handle_t hFrequency, double CurrentOcFrequency) {
+  ze_zesFrequencyOcSetFrequencyTarget_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyOcSetFrequencyTarget, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, CurrentOcFrequency);
+  }
+  return ze_traced_zesFrequencyOcSetFrequencyTarget(tracer_real, __builtin_return_address(0),
+                                                    hFrequency, CurrentOcFrequency);
+}
+
+/* zesFrequencyOcGetVoltageTarget, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyOcGetVoltageTarget(ze_zesFrequencyOcGetVoltageTarget_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            zes_freq_handle_t hFrequency,
+                                                            double *pCurrentVoltageTarget,
+                                                            double *pCurrentVoltageOffset) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetVoltageTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetVoltageTarget", (void **)&ze_real.zesFrequencyOcGetVoltageTarget);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
@@ -15485,19 +19354,38 @@ ze_result_t zesFrequencyOcGetVoltageTarget(zes_freq_handle_t hFrequency,
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyOcSetVoltageTarget: level_zero/zes_api.h */
-ze_result_t zesFrequencyOcSetVoltageTarget(zes_freq_handle_t hFrequency,
-                                           double CurrentVoltageTarget, double CurrentVoltageOffset) {
-  ze_zesFrequencyOcSetVoltageTarget_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyOcSetVoltageTarget, __ATOMIC_ACQUIRE);
+/* zesFrequencyOcGetVoltageTarget: level_zero/zes_api.h */
+ze_result_t zesFrequencyOcGetVoltageTarget(zes_freq_handle_t hFrequency,
+                                           double *pCurrentVoltageTarget,
+                                           double *pCurrentVoltageOffset) {
+  ze_zesFrequencyOcGetVoltageTarget_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyOcGetVoltageTarget, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
+  }
+  return ze_traced_zesFrequencyOcGetVoltageTarget(tracer_real, __builtin_return_address(0),
+                                                  hFrequency, pCurrentVoltageTarget,
+                                                  pCurrentVoltageOffset);
+}
+
+/* zesFrequencyOcSetVoltageTarget, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSetVoltageTarget_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            zes_freq_handle_t hFrequency,
+                                                            double CurrentVoltageTarget,
+                                                            double CurrentVoltageOffset) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetVoltageTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetVoltageTarget", (void **)&ze_real.zesFrequencyOcSetVoltageTarget);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
@@ -15549,18 +19437,36 @@ ze_result_t zesFrequencyOcSetVoltageTarget(zes_freq_handle_t hFrequency,
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyOcSetMode: level_zero/zes_api.h */
-ze_result_t zesFrequencyOcSetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t CurrentOcMode) {
-  ze_zesFrequencyOcSetMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyOcSetMode, __ATOMIC_ACQUIRE);
+/* zesFrequencyOcSetVoltageTarget: level_zero/zes_api.h */
+ze_result_t zesFrequencyOcSetVoltageTarget(zes_freq_handle_t hFrequency,
+                                           double CurrentVoltageTarget, double CurrentVoltageOffset) {
+  ze_zesFrequencyOcSetVoltageTarget_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyOcSetVoltageTarget, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
+  }
+  return ze_traced_zesFrequencyOcSetVoltageTarget(tracer_real, __builtin_return_address(0),
+                                                  hFrequency, CurrentVoltageTarget,
+                                                  CurrentVoltageOffset);
+}
+
+/* zesFrequencyOcSetMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zes_freq_handle_t hFrequency,
+                                                   zes_oc_mode_t CurrentOcMode) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetMode", (void **)&ze_real.zesFrequencyOcSetMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
@@ -15609,18 +19515,34 @@ ze_result_t zesFrequencyOcSetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t Cu
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyOcGetMode: level_zero/zes_api.h */
-ze_result_t zesFrequencyOcGetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t *pCurrentOcMode) {
-  ze_zesFrequencyOcGetMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyOcGetMode, __ATOMIC_ACQUIRE);
+/* zesFrequencyOcSetMode: level_zero/zes_api.h */
+ze_result_t zesFrequencyOcSetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t CurrentOcMode) {
+  ze_zesFrequencyOcSetMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyOcSetMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, CurrentOcMode);
+  }
+  return ze_traced_zesFrequencyOcSetMode(tracer_real, __builtin_return_address(0), hFrequency,
+                                         CurrentOcMode);
+}
+
+/* zesFrequencyOcGetMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zes_freq_handle_t hFrequency,
+                                                   zes_oc_mode_t *pCurrentOcMode) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetMode", (void **)&ze_real.zesFrequencyOcGetMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
@@ -15670,18 +19592,34 @@ ze_result_t zesFrequencyOcGetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t *p
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyOcGetIccMax: level_zero/zes_api.h */
-ze_result_t zesFrequencyOcGetIccMax(zes_freq_handle_t hFrequency, double *pOcIccMax) {
-  ze_zesFrequencyOcGetIccMax_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyOcGetIccMax, __ATOMIC_ACQUIRE);
+/* zesFrequencyOcGetMode: level_zero/zes_api.h */
+ze_result_t zesFrequencyOcGetMode(zes_freq_handle_t hFrequency, zes_oc_mode_t *pCurrentOcMode) {
+  ze_zesFrequencyOcGetMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyOcGetMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pCurrentOcMode);
+  }
+  return ze_traced_zesFrequencyOcGetMode(tracer_real, __builtin_return_address(0), hFrequency,
+                                         pCurrentOcMode);
+}
+
+/* zesFrequencyOcGetIccMax, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     zes_freq_handle_t hFrequency,
+                                                     double *pOcIccMax) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetIccMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetIccMax", (void **)&ze_real.zesFrequencyOcGetIccMax);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
@@ -15731,18 +19669,33 @@ ze_result_t zesFrequencyOcGetIccMax(zes_freq_handle_t hFrequency, double *pOcIcc
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyOcSetIccMax: level_zero/zes_api.h */
-ze_result_t zesFrequencyOcSetIccMax(zes_freq_handle_t hFrequency, double ocIccMax) {
-  ze_zesFrequencyOcSetIccMax_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyOcSetIccMax, __ATOMIC_ACQUIRE);
+/* zesFrequencyOcGetIccMax: level_zero/zes_api.h */
+ze_result_t zesFrequencyOcGetIccMax(zes_freq_handle_t hFrequency, double *pOcIccMax) {
+  ze_zesFrequencyOcGetIccMax_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyOcGetIccMax, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pOcIccMax);
+  }
+  return ze_traced_zesFrequencyOcGetIccMax(tracer_real, __builtin_return_address(0), hFrequency,
+                                           pOcIccMax);
+}
+
+/* zesFrequencyOcSetIccMax, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     zes_freq_handle_t hFrequency, double ocIccMax) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetIccMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetIccMax", (void **)&ze_real.zesFrequencyOcSetIccMax);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
@@ -15791,18 +19744,33 @@ ze_result_t zesFrequencyOcSetIccMax(zes_freq_handle_t hFrequency, double ocIccMa
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyOcGetTjMax: level_zero/zes_api.h */
-ze_result_t zesFrequencyOcGetTjMax(zes_freq_handle_t hFrequency, double *pOcTjMax) {
-  ze_zesFrequencyOcGetTjMax_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyOcGetTjMax, __ATOMIC_ACQUIRE);
+/* zesFrequencyOcSetIccMax: level_zero/zes_api.h */
+ze_result_t zesFrequencyOcSetIccMax(zes_freq_handle_t hFrequency, double ocIccMax) {
+  ze_zesFrequencyOcSetIccMax_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyOcSetIccMax, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, ocIccMax);
+  }
+  return ze_traced_zesFrequencyOcSetIccMax(tracer_real, __builtin_return_address(0), hFrequency,
+                                           ocIccMax);
+}
+
+/* zesFrequencyOcGetTjMax, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_freq_handle_t hFrequency, double *pOcTjMax) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcGetTjMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetTjMax", (void **)&ze_real.zesFrequencyOcGetTjMax);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
@@ -15852,18 +19820,33 @@ ze_result_t zesFrequencyOcGetTjMax(zes_freq_handle_t hFrequency, double *pOcTjMa
   return tracer_args.tracer_result;
 }
 
-/* zesFrequencyOcSetTjMax: level_zero/zes_api.h */
-ze_result_t zesFrequencyOcSetTjMax(zes_freq_handle_t hFrequency, double ocTjMax) {
-  ze_zesFrequencyOcSetTjMax_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesFrequencyOcSetTjMax, __ATOMIC_ACQUIRE);
+/* zesFrequencyOcGetTjMax: level_zero/zes_api.h */
+ze_result_t zesFrequencyOcGetTjMax(zes_freq_handle_t hFrequency, double *pOcTjMax) {
+  ze_zesFrequencyOcGetTjMax_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyOcGetTjMax, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, pOcTjMax);
+  }
+  return ze_traced_zesFrequencyOcGetTjMax(tracer_real, __builtin_return_address(0), hFrequency,
+                                          pOcTjMax);
+}
+
+/* zesFrequencyOcSetTjMax, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_freq_handle_t hFrequency, double ocTjMax) {
   if (!tracer_real)
     tracer_real = (ze_zesFrequencyOcSetTjMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetTjMax", (void **)&ze_real.zesFrequencyOcSetTjMax);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
@@ -15912,18 +19895,34 @@ ze_result_t zesFrequencyOcSetTjMax(zes_freq_handle_t hFrequency, double ocTjMax)
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumLeds: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t *pCount, zes_led_handle_t *phLed) {
-  ze_zesDeviceEnumLeds_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumLeds, __ATOMIC_ACQUIRE);
+/* zesFrequencyOcSetTjMax: level_zero/zes_api.h */
+ze_result_t zesFrequencyOcSetTjMax(zes_freq_handle_t hFrequency, double ocTjMax) {
+  ze_zesFrequencyOcSetTjMax_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesFrequencyOcSetTjMax, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hFrequency, ocTjMax);
+  }
+  return ze_traced_zesFrequencyOcSetTjMax(tracer_real, __builtin_return_address(0), hFrequency,
+                                          ocTjMax);
+}
+
+/* zesDeviceEnumLeds, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               zes_device_handle_t hDevice, uint32_t *pCount,
+                                               zes_led_handle_t *phLed) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumLeds_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumLeds", (void **)&ze_real.zesDeviceEnumLeds);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phLed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
@@ -15976,18 +19975,33 @@ ze_result_t zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t *pCount, zes
   return tracer_args.tracer_result;
 }
 
-/* zesLedGetProperties: level_zero/zes_api.h */
-ze_result_t zesLedGetProperties(zes_led_handle_t hLed, zes_led_properties_t *pProperties) {
-  ze_zesLedGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesLedGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumLeds: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumLeds(zes_device_handle_t hDevice, uint32_t *pCount, zes_led_handle_t *phLed) {
+  ze_zesDeviceEnumLeds_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumLeds, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phLed);
+  }
+  return ze_traced_zesDeviceEnumLeds(tracer_real, __builtin_return_address(0), hDevice, pCount,
+                                     phLed);
+}
+
+/* zesLedGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *tracer_real,
+                                                 const void *tracer_caller, zes_led_handle_t hLed,
+                                                 zes_led_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesLedGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedGetProperties", (void **)&ze_real.zesLedGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
@@ -16036,18 +20050,32 @@ ze_result_t zesLedGetProperties(zes_led_handle_t hLed, zes_led_properties_t *pPr
   return tracer_args.tracer_result;
 }
 
-/* zesLedGetState: level_zero/zes_api.h */
-ze_result_t zesLedGetState(zes_led_handle_t hLed, zes_led_state_t *pState) {
-  ze_zesLedGetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesLedGetState, __ATOMIC_ACQUIRE);
+/* zesLedGetProperties: level_zero/zes_api.h */
+ze_result_t zesLedGetProperties(zes_led_handle_t hLed, zes_led_properties_t *pProperties) {
+  ze_zesLedGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesLedGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hLed, pProperties);
+  }
+  return ze_traced_zesLedGetProperties(tracer_real, __builtin_return_address(0), hLed, pProperties);
+}
+
+/* zesLedGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real,
+                                            const void *tracer_caller, zes_led_handle_t hLed,
+                                            zes_led_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesLedGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedGetState", (void **)&ze_real.zesLedGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
@@ -16096,18 +20124,32 @@ ze_result_t zesLedGetState(zes_led_handle_t hLed, zes_led_state_t *pState) {
   return tracer_args.tracer_result;
 }
 
-/* zesLedSetState: level_zero/zes_api.h */
-ze_result_t zesLedSetState(zes_led_handle_t hLed, ze_bool_t enable) {
-  ze_zesLedSetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesLedSetState, __ATOMIC_ACQUIRE);
+/* zesLedGetState: level_zero/zes_api.h */
+ze_result_t zesLedGetState(zes_led_handle_t hLed, zes_led_state_t *pState) {
+  ze_zesLedGetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesLedGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hLed, pState);
+  }
+  return ze_traced_zesLedGetState(tracer_real, __builtin_return_address(0), hLed, pState);
+}
+
+/* zesLedSetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real,
+                                            const void *tracer_caller, zes_led_handle_t hLed,
+                                            ze_bool_t enable) {
   if (!tracer_real)
     tracer_real = (ze_zesLedSetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedSetState", (void **)&ze_real.zesLedSetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
@@ -16156,18 +20198,32 @@ ze_result_t zesLedSetState(zes_led_handle_t hLed, ze_bool_t enable) {
   return tracer_args.tracer_result;
 }
 
-/* zesLedSetColor: level_zero/zes_api.h */
-ze_result_t zesLedSetColor(zes_led_handle_t hLed, const zes_led_color_t *pColor) {
-  ze_zesLedSetColor_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesLedSetColor, __ATOMIC_ACQUIRE);
+/* zesLedSetState: level_zero/zes_api.h */
+ze_result_t zesLedSetState(zes_led_handle_t hLed, ze_bool_t enable) {
+  ze_zesLedSetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesLedSetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hLed, enable);
+  }
+  return ze_traced_zesLedSetState(tracer_real, __builtin_return_address(0), hLed, enable);
+}
+
+/* zesLedSetColor, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real,
+                                            const void *tracer_caller, zes_led_handle_t hLed,
+                                            const zes_led_color_t *pColor) {
   if (!tracer_real)
     tracer_real = (ze_zesLedSetColor_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedSetColor", (void **)&ze_real.zesLedSetColor);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, pColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
@@ -16216,19 +20272,34 @@ ze_result_t zesLedSetColor(zes_led_handle_t hLed, const zes_led_color_t *pColor)
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumMemoryModules: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumMemoryModules(zes_device_handle_t hDevice, uint32_t *pCount,
-                                       zes_mem_handle_t *phMemory) {
-  ze_zesDeviceEnumMemoryModules_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumMemoryModules, __ATOMIC_ACQUIRE);
+/* zesLedSetColor: level_zero/zes_api.h */
+ze_result_t zesLedSetColor(zes_led_handle_t hLed, const zes_led_color_t *pColor) {
+  ze_zesLedSetColor_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesLedSetColor, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hLed, pColor);
+  }
+  return ze_traced_zesLedSetColor(tracer_real, __builtin_return_address(0), hLed, pColor);
+}
+
+/* zesDeviceEnumMemoryModules, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryModules_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        zes_device_handle_t hDevice,
+                                                        uint32_t *pCount,
+                                                        zes_mem_handle_t *phMemory) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumMemoryModules_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumMemoryModules", (void **)&ze_real.zesDeviceEnumMemoryModules);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
@@ -16281,18 +20352,35 @@ ze_result_t zesDeviceEnumMemoryModules(zes_device_handle_t hDevice, uint32_t *pC
   return tracer_args.tracer_result;
 }
 
-/* zesMemoryGetProperties: level_zero/zes_api.h */
-ze_result_t zesMemoryGetProperties(zes_mem_handle_t hMemory, zes_mem_properties_t *pProperties) {
-  ze_zesMemoryGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesMemoryGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumMemoryModules: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumMemoryModules(zes_device_handle_t hDevice, uint32_t *pCount,
+                                       zes_mem_handle_t *phMemory) {
+  ze_zesDeviceEnumMemoryModules_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumMemoryModules, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phMemory);
+  }
+  return ze_traced_zesDeviceEnumMemoryModules(tracer_real, __builtin_return_address(0), hDevice,
+                                              pCount, phMemory);
+}
+
+/* zesMemoryGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_mem_handle_t hMemory,
+                                                    zes_mem_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesMemoryGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetProperties", (void **)&ze_real.zesMemoryGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMemory, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
@@ -16341,18 +20429,33 @@ ze_result_t zesMemoryGetProperties(zes_mem_handle_t hMemory, zes_mem_properties_
   return tracer_args.tracer_result;
 }
 
-/* zesMemoryGetState: level_zero/zes_api.h */
-ze_result_t zesMemoryGetState(zes_mem_handle_t hMemory, zes_mem_state_t *pState) {
-  ze_zesMemoryGetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesMemoryGetState, __ATOMIC_ACQUIRE);
+/* zesMemoryGetProperties: level_zero/zes_api.h */
+ze_result_t zesMemoryGetProperties(zes_mem_handle_t hMemory, zes_mem_properties_t *pProperties) {
+  ze_zesMemoryGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesMemoryGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMemory, pProperties);
+  }
+  return ze_traced_zesMemoryGetProperties(tracer_real, __builtin_return_address(0), hMemory,
+                                          pProperties);
+}
+
+/* zesMemoryGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_real,
+                                               const void *tracer_caller, zes_mem_handle_t hMemory,
+                                               zes_mem_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesMemoryGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetState", (void **)&ze_real.zesMemoryGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMemory, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
@@ -16401,18 +20504,33 @@ ze_result_t zesMemoryGetState(zes_mem_handle_t hMemory, zes_mem_state_t *pState)
   return tracer_args.tracer_result;
 }
 
-/* zesMemoryGetBandwidth: level_zero/zes_api.h */
-ze_result_t zesMemoryGetBandwidth(zes_mem_handle_t hMemory, zes_mem_bandwidth_t *pBandwidth) {
-  ze_zesMemoryGetBandwidth_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesMemoryGetBandwidth, __ATOMIC_ACQUIRE);
+/* zesMemoryGetState: level_zero/zes_api.h */
+ze_result_t zesMemoryGetState(zes_mem_handle_t hMemory, zes_mem_state_t *pState) {
+  ze_zesMemoryGetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesMemoryGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMemory, pState);
+  }
+  return ze_traced_zesMemoryGetState(tracer_real, __builtin_return_address(0), hMemory, pState);
+}
+
+/* zesMemoryGetBandwidth, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zes_mem_handle_t hMemory,
+                                                   zes_mem_bandwidth_t *pBandwidth) {
   if (!tracer_real)
     tracer_real = (ze_zesMemoryGetBandwidth_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetBandwidth", (void **)&ze_real.zesMemoryGetBandwidth);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMemory, pBandwidth);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
@@ -16461,19 +20579,35 @@ ze_result_t zesMemoryGetBandwidth(zes_mem_handle_t hMemory, zes_mem_bandwidth_t 
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumPerformanceFactorDomains: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, uint32_t *pCount,
-                                                  zes_perf_handle_t *phPerf) {
-  ze_zesDeviceEnumPerformanceFactorDomains_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumPerformanceFactorDomains, __ATOMIC_ACQUIRE);
+/* zesMemoryGetBandwidth: level_zero/zes_api.h */
+ze_result_t zesMemoryGetBandwidth(zes_mem_handle_t hMemory, zes_mem_bandwidth_t *pBandwidth) {
+  ze_zesMemoryGetBandwidth_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesMemoryGetBandwidth, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hMemory, pBandwidth);
+  }
+  return ze_traced_zesMemoryGetBandwidth(tracer_real, __builtin_return_address(0), hMemory,
+                                         pBandwidth);
+}
+
+/* zesDeviceEnumPerformanceFactorDomains, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumPerformanceFactorDomains(ze_zesDeviceEnumPerformanceFactorDomains_fn *tracer_real,
+                                                                   const void *tracer_caller,
+                                                                   zes_device_handle_t hDevice,
+                                                                   uint32_t *pCount,
+                                                                   zes_perf_handle_t *phPerf) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumPerformanceFactorDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPerformanceFactorDomains", (void **)&ze_real.zesDeviceEnumPerformanceFactorDomains);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPerf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
@@ -16526,19 +20660,35 @@ ze_result_t zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, u
   return tracer_args.tracer_result;
 }
 
-/* zesPerformanceFactorGetProperties: level_zero/zes_api.h */
-ze_result_t zesPerformanceFactorGetProperties(zes_perf_handle_t hPerf,
-                                              zes_perf_properties_t *pProperties) {
-  ze_zesPerformanceFactorGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPerformanceFactorGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumPerformanceFactorDomains: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumPerformanceFactorDomains(zes_device_handle_t hDevice, uint32_t *pCount,
+                                                  zes_perf_handle_t *phPerf) {
+  ze_zesDeviceEnumPerformanceFactorDomains_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumPerformanceFactorDomains, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phPerf);
+  }
+  return ze_traced_zesDeviceEnumPerformanceFactorDomains(tracer_real, __builtin_return_address(0),
+                                                         hDevice, pCount, phPerf);
+}
+
+/* zesPerformanceFactorGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformanceFactorGetProperties_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               zes_perf_handle_t hPerf,
+                                                               zes_perf_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesPerformanceFactorGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorGetProperties", (void **)&ze_real.zesPerformanceFactorGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPerf, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
@@ -16587,18 +20737,34 @@ ze_result_t zesPerformanceFactorGetProperties(zes_perf_handle_t hPerf,
   return tracer_args.tracer_result;
 }
 
-/* zesPerformanceFactorGetConfig: level_zero/zes_api.h */
-ze_result_t zesPerformanceFactorGetConfig(zes_perf_handle_t hPerf, double *pFactor) {
-  ze_zesPerformanceFactorGetConfig_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPerformanceFactorGetConfig, __ATOMIC_ACQUIRE);
+/* zesPerformanceFactorGetProperties: level_zero/zes_api.h */
+ze_result_t zesPerformanceFactorGetProperties(zes_perf_handle_t hPerf,
+                                              zes_perf_properties_t *pProperties) {
+  ze_zesPerformanceFactorGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPerformanceFactorGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPerf, pProperties);
+  }
+  return ze_traced_zesPerformanceFactorGetProperties(tracer_real, __builtin_return_address(0),
+                                                     hPerf, pProperties);
+}
+
+/* zesPerformanceFactorGetConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFactorGetConfig_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           zes_perf_handle_t hPerf, double *pFactor) {
   if (!tracer_real)
     tracer_real = (ze_zesPerformanceFactorGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorGetConfig", (void **)&ze_real.zesPerformanceFactorGetConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPerf, pFactor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
@@ -16648,18 +20814,33 @@ ze_result_t zesPerformanceFactorGetConfig(zes_perf_handle_t hPerf, double *pFact
   return tracer_args.tracer_result;
 }
 
-/* zesPerformanceFactorSetConfig: level_zero/zes_api.h */
-ze_result_t zesPerformanceFactorSetConfig(zes_perf_handle_t hPerf, double factor) {
-  ze_zesPerformanceFactorSetConfig_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPerformanceFactorSetConfig, __ATOMIC_ACQUIRE);
+/* zesPerformanceFactorGetConfig: level_zero/zes_api.h */
+ze_result_t zesPerformanceFactorGetConfig(zes_perf_handle_t hPerf, double *pFactor) {
+  ze_zesPerformanceFactorGetConfig_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPerformanceFactorGetConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPerf, pFactor);
+  }
+  return ze_traced_zesPerformanceFactorGetConfig(tracer_real, __builtin_return_address(0), hPerf,
+                                                 pFactor);
+}
+
+/* zesPerformanceFactorSetConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFactorSetConfig_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           zes_perf_handle_t hPerf, double factor) {
   if (!tracer_real)
     tracer_real = (ze_zesPerformanceFactorSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorSetConfig", (void **)&ze_real.zesPerformanceFactorSetConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPerf, factor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
@@ -16708,19 +20889,34 @@ ze_result_t zesPerformanceFactorSetConfig(zes_perf_handle_t hPerf, double factor
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumPowerDomains: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumPowerDomains(zes_device_handle_t hDevice, uint32_t *pCount,
-                                      zes_pwr_handle_t *phPower) {
-  ze_zesDeviceEnumPowerDomains_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumPowerDomains, __ATOMIC_ACQUIRE);
+/* zesPerformanceFactorSetConfig: level_zero/zes_api.h */
+ze_result_t zesPerformanceFactorSetConfig(zes_perf_handle_t hPerf, double factor) {
+  ze_zesPerformanceFactorSetConfig_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPerformanceFactorSetConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPerf, factor);
+  }
+  return ze_traced_zesPerformanceFactorSetConfig(tracer_real, __builtin_return_address(0), hPerf,
+                                                 factor);
+}
+
+/* zesDeviceEnumPowerDomains, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDomains_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       zes_device_handle_t hDevice,
+                                                       uint32_t *pCount, zes_pwr_handle_t *phPower) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumPowerDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPowerDomains", (void **)&ze_real.zesDeviceEnumPowerDomains);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
@@ -16773,18 +20969,35 @@ ze_result_t zesDeviceEnumPowerDomains(zes_device_handle_t hDevice, uint32_t *pCo
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceGetCardPowerDomain: level_zero/zes_api.h */
-ze_result_t zesDeviceGetCardPowerDomain(zes_device_handle_t hDevice, zes_pwr_handle_t *phPower) {
-  ze_zesDeviceGetCardPowerDomain_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceGetCardPowerDomain, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumPowerDomains: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumPowerDomains(zes_device_handle_t hDevice, uint32_t *pCount,
+                                      zes_pwr_handle_t *phPower) {
+  ze_zesDeviceEnumPowerDomains_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumPowerDomains, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phPower);
+  }
+  return ze_traced_zesDeviceEnumPowerDomains(tracer_real, __builtin_return_address(0), hDevice,
+                                             pCount, phPower);
+}
+
+/* zesDeviceGetCardPowerDomain, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowerDomain_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         zes_device_handle_t hDevice,
+                                                         zes_pwr_handle_t *phPower) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceGetCardPowerDomain_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetCardPowerDomain", (void **)&ze_real.zesDeviceGetCardPowerDomain);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
@@ -16834,18 +21047,34 @@ ze_result_t zesDeviceGetCardPowerDomain(zes_device_handle_t hDevice, zes_pwr_han
   return tracer_args.tracer_result;
 }
 
-/* zesPowerGetProperties: level_zero/zes_api.h */
-ze_result_t zesPowerGetProperties(zes_pwr_handle_t hPower, zes_power_properties_t *pProperties) {
-  ze_zesPowerGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPowerGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceGetCardPowerDomain: level_zero/zes_api.h */
+ze_result_t zesDeviceGetCardPowerDomain(zes_device_handle_t hDevice, zes_pwr_handle_t *phPower) {
+  ze_zesDeviceGetCardPowerDomain_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceGetCardPowerDomain, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, phPower);
+  }
+  return ze_traced_zesDeviceGetCardPowerDomain(tracer_real, __builtin_return_address(0), hDevice,
+                                               phPower);
+}
+
+/* zesPowerGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zes_pwr_handle_t hPower,
+                                                   zes_power_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetProperties", (void **)&ze_real.zesPowerGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
@@ -16894,18 +21123,34 @@ ze_result_t zesPowerGetProperties(zes_pwr_handle_t hPower, zes_power_properties_
   return tracer_args.tracer_result;
 }
 
-/* zesPowerGetEnergyCounter: level_zero/zes_api.h */
-ze_result_t zesPowerGetEnergyCounter(zes_pwr_handle_t hPower, zes_power_energy_counter_t *pEnergy) {
-  ze_zesPowerGetEnergyCounter_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPowerGetEnergyCounter, __ATOMIC_ACQUIRE);
+/* zesPowerGetProperties: level_zero/zes_api.h */
+ze_result_t zesPowerGetProperties(zes_pwr_handle_t hPower, zes_power_properties_t *pProperties) {
+  ze_zesPowerGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPowerGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPower, pProperties);
+  }
+  return ze_traced_zesPowerGetProperties(tracer_real, __builtin_return_address(0), hPower,
+                                         pProperties);
+}
+
+/* zesPowerGetEnergyCounter, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounter_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      zes_pwr_handle_t hPower,
+                                                      zes_power_energy_counter_t *pEnergy) {
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetEnergyCounter_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetEnergyCounter", (void **)&ze_real.zesPowerGetEnergyCounter);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pEnergy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
@@ -16954,19 +21199,35 @@ ze_result_t zesPowerGetEnergyCounter(zes_pwr_handle_t hPower, zes_power_energy_c
   return tracer_args.tracer_result;
 }
 
-/* zesPowerGetLimits: level_zero/zes_api.h */
-ze_result_t zesPowerGetLimits(zes_pwr_handle_t hPower, zes_power_sustained_limit_t *pSustained,
-                              zes_power_burst_limit_t *pBurst, zes_power_peak_limit_t *pPeak) {
-  ze_zesPowerGetLimits_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPowerGetLimits, __ATOMIC_ACQUIRE);
+/* zesPowerGetEnergyCounter: level_zero/zes_api.h */
+ze_result_t zesPowerGetEnergyCounter(zes_pwr_handle_t hPower, zes_power_energy_counter_t *pEnergy) {
+  ze_zesPowerGetEnergyCounter_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPowerGetEnergyCounter, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPower, pEnergy);
+  }
+  return ze_traced_zesPowerGetEnergyCounter(tracer_real, __builtin_return_address(0), hPower,
+                                            pEnergy);
+}
+
+/* zesPowerGetLimits, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_real,
+                                               const void *tracer_caller, zes_pwr_handle_t hPower,
+                                               zes_power_sustained_limit_t *pSustained,
+                                               zes_power_burst_limit_t *pBurst,
+                                               zes_power_peak_limit_t *pPeak) {
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetLimits_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetLimits", (void **)&ze_real.zesPowerGetLimits);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
@@ -17020,21 +21281,36 @@ ze_result_t zesPowerGetLimits(zes_pwr_handle_t hPower, zes_power_sustained_limit
   return tracer_args.tracer_result;
 }
 
-/* zesPowerSetLimits: level_zero/zes_api.h */
-ze_result_t zesPowerSetLimits(zes_pwr_handle_t hPower,
-                              const zes_power_sustained_limit_t *pSustained,
-                              const zes_power_burst_limit_t *pBurst,
-                              const zes_power_peak_limit_t *pPeak) {
-  ze_zesPowerSetLimits_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPowerSetLimits, __ATOMIC_ACQUIRE);
+/* zesPowerGetLimits: level_zero/zes_api.h */
+ze_result_t zesPowerGetLimits(zes_pwr_handle_t hPower, zes_power_sustained_limit_t *pSustained,
+                              zes_power_burst_limit_t *pBurst, zes_power_peak_limit_t *pPeak) {
+  ze_zesPowerGetLimits_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPowerGetLimits, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPower, pSustained, pBurst, pPeak);
+  }
+  return ze_traced_zesPowerGetLimits(tracer_real, __builtin_return_address(0), hPower, pSustained,
+                                     pBurst, pPeak);
+}
+
+/* zesPowerSetLimits, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_real,
+                                               const void *tracer_caller, zes_pwr_handle_t hPower,
+                                               const zes_power_sustained_limit_t *pSustained,
+                                               const zes_power_burst_limit_t *pBurst,
+                                               const zes_power_peak_limit_t *pPeak) {
   if (!tracer_real)
     tracer_real = (ze_zesPowerSetLimits_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetLimits", (void **)&ze_real.zesPowerSetLimits);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
@@ -17088,18 +21364,37 @@ ze_result_t zesPowerSetLimits(zes_pwr_handle_t hPower,
   return tracer_args.tracer_result;
 }
 
-/* zesPowerGetEnergyThreshold: level_zero/zes_api.h */
-ze_result_t zesPowerGetEnergyThreshold(zes_pwr_handle_t hPower, zes_energy_threshold_t *pThreshold) {
-  ze_zesPowerGetEnergyThreshold_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPowerGetEnergyThreshold, __ATOMIC_ACQUIRE);
+/* zesPowerSetLimits: level_zero/zes_api.h */
+ze_result_t zesPowerSetLimits(zes_pwr_handle_t hPower,
+                              const zes_power_sustained_limit_t *pSustained,
+                              const zes_power_burst_limit_t *pBurst,
+                              const zes_power_peak_limit_t *pPeak) {
+  ze_zesPowerSetLimits_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPowerSetLimits, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPower, pSustained, pBurst, pPeak);
+  }
+  return ze_traced_zesPowerSetLimits(tracer_real, __builtin_return_address(0), hPower, pSustained,
+                                     pBurst, pPeak);
+}
+
+/* zesPowerGetEnergyThreshold, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThreshold_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        zes_pwr_handle_t hPower,
+                                                        zes_energy_threshold_t *pThreshold) {
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetEnergyThreshold_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetEnergyThreshold", (void **)&ze_real.zesPowerGetEnergyThreshold);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pThreshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
@@ -17148,18 +21443,33 @@ ze_result_t zesPowerGetEnergyThreshold(zes_pwr_handle_t hPower, zes_energy_thres
   return tracer_args.tracer_result;
 }
 
-/* zesPowerSetEnergyThreshold: level_zero/zes_api.h */
-ze_result_t zesPowerSetEnergyThreshold(zes_pwr_handle_t hPower, double threshold) {
-  ze_zesPowerSetEnergyThreshold_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPowerSetEnergyThreshold, __ATOMIC_ACQUIRE);
+/* zesPowerGetEnergyThreshold: level_zero/zes_api.h */
+ze_result_t zesPowerGetEnergyThreshold(zes_pwr_handle_t hPower, zes_energy_threshold_t *pThreshold) {
+  ze_zesPowerGetEnergyThreshold_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPowerGetEnergyThreshold, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPower, pThreshold);
+  }
+  return ze_traced_zesPowerGetEnergyThreshold(tracer_real, __builtin_return_address(0), hPower,
+                                              pThreshold);
+}
+
+/* zesPowerSetEnergyThreshold, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThreshold_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        zes_pwr_handle_t hPower, double threshold) {
   if (!tracer_real)
     tracer_real = (ze_zesPowerSetEnergyThreshold_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetEnergyThreshold", (void **)&ze_real.zesPowerSetEnergyThreshold);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, threshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
@@ -17208,18 +21518,34 @@ ze_result_t zesPowerSetEnergyThreshold(zes_pwr_handle_t hPower, double threshold
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumPsus: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t *pCount, zes_psu_handle_t *phPsu) {
-  ze_zesDeviceEnumPsus_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumPsus, __ATOMIC_ACQUIRE);
+/* zesPowerSetEnergyThreshold: level_zero/zes_api.h */
+ze_result_t zesPowerSetEnergyThreshold(zes_pwr_handle_t hPower, double threshold) {
+  ze_zesPowerSetEnergyThreshold_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPowerSetEnergyThreshold, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPower, threshold);
+  }
+  return ze_traced_zesPowerSetEnergyThreshold(tracer_real, __builtin_return_address(0), hPower,
+                                              threshold);
+}
+
+/* zesDeviceEnumPsus, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               zes_device_handle_t hDevice, uint32_t *pCount,
+                                               zes_psu_handle_t *phPsu) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumPsus_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPsus", (void **)&ze_real.zesDeviceEnumPsus);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPsu);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
@@ -17272,18 +21598,33 @@ ze_result_t zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t *pCount, zes
   return tracer_args.tracer_result;
 }
 
-/* zesPsuGetProperties: level_zero/zes_api.h */
-ze_result_t zesPsuGetProperties(zes_psu_handle_t hPsu, zes_psu_properties_t *pProperties) {
-  ze_zesPsuGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPsuGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumPsus: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumPsus(zes_device_handle_t hDevice, uint32_t *pCount, zes_psu_handle_t *phPsu) {
+  ze_zesDeviceEnumPsus_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumPsus, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phPsu);
+  }
+  return ze_traced_zesDeviceEnumPsus(tracer_real, __builtin_return_address(0), hDevice, pCount,
+                                     phPsu);
+}
+
+/* zesPsuGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *tracer_real,
+                                                 const void *tracer_caller, zes_psu_handle_t hPsu,
+                                                 zes_psu_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesPsuGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPsuGetProperties", (void **)&ze_real.zesPsuGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPsu, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
@@ -17332,18 +21673,32 @@ ze_result_t zesPsuGetProperties(zes_psu_handle_t hPsu, zes_psu_properties_t *pPr
   return tracer_args.tracer_result;
 }
 
-/* zesPsuGetState: level_zero/zes_api.h */
-ze_result_t zesPsuGetState(zes_psu_handle_t hPsu, zes_psu_state_t *pState) {
-  ze_zesPsuGetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPsuGetState, __ATOMIC_ACQUIRE);
+/* zesPsuGetProperties: level_zero/zes_api.h */
+ze_result_t zesPsuGetProperties(zes_psu_handle_t hPsu, zes_psu_properties_t *pProperties) {
+  ze_zesPsuGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPsuGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPsu, pProperties);
+  }
+  return ze_traced_zesPsuGetProperties(tracer_real, __builtin_return_address(0), hPsu, pProperties);
+}
+
+/* zesPsuGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real,
+                                            const void *tracer_caller, zes_psu_handle_t hPsu,
+                                            zes_psu_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesPsuGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPsuGetState", (void **)&ze_real.zesPsuGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPsu, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
@@ -17392,19 +21747,33 @@ ze_result_t zesPsuGetState(zes_psu_handle_t hPsu, zes_psu_state_t *pState) {
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumRasErrorSets: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t *pCount,
-                                      zes_ras_handle_t *phRas) {
-  ze_zesDeviceEnumRasErrorSets_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumRasErrorSets, __ATOMIC_ACQUIRE);
+/* zesPsuGetState: level_zero/zes_api.h */
+ze_result_t zesPsuGetState(zes_psu_handle_t hPsu, zes_psu_state_t *pState) {
+  ze_zesPsuGetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPsuGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPsu, pState);
+  }
+  return ze_traced_zesPsuGetState(tracer_real, __builtin_return_address(0), hPsu, pState);
+}
+
+/* zesDeviceEnumRasErrorSets, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorSets_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       zes_device_handle_t hDevice,
+                                                       uint32_t *pCount, zes_ras_handle_t *phRas) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumRasErrorSets_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumRasErrorSets", (void **)&ze_real.zesDeviceEnumRasErrorSets);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phRas);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
@@ -17457,18 +21826,34 @@ ze_result_t zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t *pCo
   return tracer_args.tracer_result;
 }
 
-/* zesRasGetProperties: level_zero/zes_api.h */
-ze_result_t zesRasGetProperties(zes_ras_handle_t hRas, zes_ras_properties_t *pProperties) {
-  ze_zesRasGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesRasGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumRasErrorSets: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumRasErrorSets(zes_device_handle_t hDevice, uint32_t *pCount,
+                                      zes_ras_handle_t *phRas) {
+  ze_zesDeviceEnumRasErrorSets_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumRasErrorSets, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phRas);
+  }
+  return ze_traced_zesDeviceEnumRasErrorSets(tracer_real, __builtin_return_address(0), hDevice,
+                                             pCount, phRas);
+}
+
+/* zesRasGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *tracer_real,
+                                                 const void *tracer_caller, zes_ras_handle_t hRas,
+                                                 zes_ras_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesRasGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetProperties", (void **)&ze_real.zesRasGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
@@ -17517,18 +21902,32 @@ ze_result_t zesRasGetProperties(zes_ras_handle_t hRas, zes_ras_properties_t *pPr
   return tracer_args.tracer_result;
 }
 
-/* zesRasGetConfig: level_zero/zes_api.h */
-ze_result_t zesRasGetConfig(zes_ras_handle_t hRas, zes_ras_config_t *pConfig) {
-  ze_zesRasGetConfig_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesRasGetConfig, __ATOMIC_ACQUIRE);
+/* zesRasGetProperties: level_zero/zes_api.h */
+ze_result_t zesRasGetProperties(zes_ras_handle_t hRas, zes_ras_properties_t *pProperties) {
+  ze_zesRasGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesRasGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hRas, pProperties);
+  }
+  return ze_traced_zesRasGetProperties(tracer_real, __builtin_return_address(0), hRas, pProperties);
+}
+
+/* zesRasGetConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real,
+                                             const void *tracer_caller, zes_ras_handle_t hRas,
+                                             zes_ras_config_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesRasGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetConfig", (void **)&ze_real.zesRasGetConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
@@ -17577,18 +21976,32 @@ ze_result_t zesRasGetConfig(zes_ras_handle_t hRas, zes_ras_config_t *pConfig) {
   return tracer_args.tracer_result;
 }
 
-/* zesRasSetConfig: level_zero/zes_api.h */
-ze_result_t zesRasSetConfig(zes_ras_handle_t hRas, const zes_ras_config_t *pConfig) {
-  ze_zesRasSetConfig_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesRasSetConfig, __ATOMIC_ACQUIRE);
+/* zesRasGetConfig: level_zero/zes_api.h */
+ze_result_t zesRasGetConfig(zes_ras_handle_t hRas, zes_ras_config_t *pConfig) {
+  ze_zesRasGetConfig_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesRasGetConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hRas, pConfig);
+  }
+  return ze_traced_zesRasGetConfig(tracer_real, __builtin_return_address(0), hRas, pConfig);
+}
+
+/* zesRasSetConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real,
+                                             const void *tracer_caller, zes_ras_handle_t hRas,
+                                             const zes_ras_config_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesRasSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasSetConfig", (void **)&ze_real.zesRasSetConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
@@ -17637,18 +22050,32 @@ ze_result_t zesRasSetConfig(zes_ras_handle_t hRas, const zes_ras_config_t *pConf
   return tracer_args.tracer_result;
 }
 
-/* zesRasGetState: level_zero/zes_api.h */
-ze_result_t zesRasGetState(zes_ras_handle_t hRas, ze_bool_t clear, zes_ras_state_t *pState) {
-  ze_zesRasGetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesRasGetState, __ATOMIC_ACQUIRE);
+/* zesRasSetConfig: level_zero/zes_api.h */
+ze_result_t zesRasSetConfig(zes_ras_handle_t hRas, const zes_ras_config_t *pConfig) {
+  ze_zesRasSetConfig_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesRasSetConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hRas, pConfig);
+  }
+  return ze_traced_zesRasSetConfig(tracer_real, __builtin_return_address(0), hRas, pConfig);
+}
+
+/* zesRasGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real,
+                                            const void *tracer_caller, zes_ras_handle_t hRas,
+                                            ze_bool_t clear, zes_ras_state_t *pState) {
   if (!tracer_real)
     tracer_real = (ze_zesRasGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetState", (void **)&ze_real.zesRasGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, clear, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
@@ -17699,19 +22126,33 @@ ze_result_t zesRasGetState(zes_ras_handle_t hRas, ze_bool_t clear, zes_ras_state
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumSchedulers: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumSchedulers(zes_device_handle_t hDevice, uint32_t *pCount,
-                                    zes_sched_handle_t *phScheduler) {
-  ze_zesDeviceEnumSchedulers_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumSchedulers, __ATOMIC_ACQUIRE);
+/* zesRasGetState: level_zero/zes_api.h */
+ze_result_t zesRasGetState(zes_ras_handle_t hRas, ze_bool_t clear, zes_ras_state_t *pState) {
+  ze_zesRasGetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesRasGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hRas, clear, pState);
+  }
+  return ze_traced_zesRasGetState(tracer_real, __builtin_return_address(0), hRas, clear, pState);
+}
+
+/* zesDeviceEnumSchedulers, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     zes_device_handle_t hDevice, uint32_t *pCount,
+                                                     zes_sched_handle_t *phScheduler) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumSchedulers_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumSchedulers", (void **)&ze_real.zesDeviceEnumSchedulers);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phScheduler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
@@ -17764,19 +22205,35 @@ ze_result_t zesDeviceEnumSchedulers(zes_device_handle_t hDevice, uint32_t *pCoun
   return tracer_args.tracer_result;
 }
 
-/* zesSchedulerGetProperties: level_zero/zes_api.h */
-ze_result_t zesSchedulerGetProperties(zes_sched_handle_t hScheduler,
-                                      zes_sched_properties_t *pProperties) {
-  ze_zesSchedulerGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesSchedulerGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumSchedulers: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumSchedulers(zes_device_handle_t hDevice, uint32_t *pCount,
+                                    zes_sched_handle_t *phScheduler) {
+  ze_zesDeviceEnumSchedulers_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumSchedulers, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phScheduler);
+  }
+  return ze_traced_zesDeviceEnumSchedulers(tracer_real, __builtin_return_address(0), hDevice,
+                                           pCount, phScheduler);
+}
+
+/* zesSchedulerGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetProperties_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       zes_sched_handle_t hScheduler,
+                                                       zes_sched_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetProperties", (void **)&ze_real.zesSchedulerGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
@@ -17825,18 +22282,35 @@ ze_result_t zesSchedulerGetProperties(zes_sched_handle_t hScheduler,
   return tracer_args.tracer_result;
 }
 
-/* zesSchedulerGetCurrentMode: level_zero/zes_api.h */
-ze_result_t zesSchedulerGetCurrentMode(zes_sched_handle_t hScheduler, zes_sched_mode_t *pMode) {
-  ze_zesSchedulerGetCurrentMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesSchedulerGetCurrentMode, __ATOMIC_ACQUIRE);
+/* zesSchedulerGetProperties: level_zero/zes_api.h */
+ze_result_t zesSchedulerGetProperties(zes_sched_handle_t hScheduler,
+                                      zes_sched_properties_t *pProperties) {
+  ze_zesSchedulerGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesSchedulerGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hScheduler, pProperties);
+  }
+  return ze_traced_zesSchedulerGetProperties(tracer_real, __builtin_return_address(0), hScheduler,
+                                             pProperties);
+}
+
+/* zesSchedulerGetCurrentMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurrentMode_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        zes_sched_handle_t hScheduler,
+                                                        zes_sched_mode_t *pMode) {
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetCurrentMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetCurrentMode", (void **)&ze_real.zesSchedulerGetCurrentMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
@@ -17886,20 +22360,35 @@ ze_result_t zesSchedulerGetCurrentMode(zes_sched_handle_t hScheduler, zes_sched_
   return tracer_args.tracer_result;
 }
 
-/* zesSchedulerGetTimeoutModeProperties: level_zero/zes_api.h */
-ze_result_t zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t hScheduler,
-                                                 ze_bool_t getDefaults,
-                                                 zes_sched_timeout_properties_t *pConfig) {
-  ze_zesSchedulerGetTimeoutModeProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesSchedulerGetTimeoutModeProperties, __ATOMIC_ACQUIRE);
+/* zesSchedulerGetCurrentMode: level_zero/zes_api.h */
+ze_result_t zesSchedulerGetCurrentMode(zes_sched_handle_t hScheduler, zes_sched_mode_t *pMode) {
+  ze_zesSchedulerGetCurrentMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesSchedulerGetCurrentMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hScheduler, pMode);
+  }
+  return ze_traced_zesSchedulerGetCurrentMode(tracer_real, __builtin_return_address(0), hScheduler,
+                                              pMode);
+}
+
+/* zesSchedulerGetTimeoutModeProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesSchedulerGetTimeoutModeProperties(ze_zesSchedulerGetTimeoutModeProperties_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  zes_sched_handle_t hScheduler,
+                                                                  ze_bool_t getDefaults,
+                                                                  zes_sched_timeout_properties_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetTimeoutModeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetTimeoutModeProperties", (void **)&ze_real.zesSchedulerGetTimeoutModeProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
@@ -17951,20 +22440,37 @@ ze_result_t zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t hScheduler,
   return tracer_args.tracer_result;
 }
 
-/* zesSchedulerGetTimesliceModeProperties: level_zero/zes_api.h */
-ze_result_t zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t hScheduler,
-                                                   ze_bool_t getDefaults,
-                                                   zes_sched_timeslice_properties_t *pConfig) {
-  ze_zesSchedulerGetTimesliceModeProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesSchedulerGetTimesliceModeProperties, __ATOMIC_ACQUIRE);
+/* zesSchedulerGetTimeoutModeProperties: level_zero/zes_api.h */
+ze_result_t zesSchedulerGetTimeoutModeProperties(zes_sched_handle_t hScheduler,
+                                                 ze_bool_t getDefaults,
+                                                 zes_sched_timeout_properties_t *pConfig) {
+  ze_zesSchedulerGetTimeoutModeProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesSchedulerGetTimeoutModeProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hScheduler, getDefaults, pConfig);
+  }
+  return ze_traced_zesSchedulerGetTimeoutModeProperties(tracer_real, __builtin_return_address(0),
+                                                        hScheduler, getDefaults, pConfig);
+}
+
+/* zesSchedulerGetTimesliceModeProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesSchedulerGetTimesliceModeProperties(ze_zesSchedulerGetTimesliceModeProperties_fn *tracer_real,
+                                                                    const void *tracer_caller,
+                                                                    zes_sched_handle_t hScheduler,
+                                                                    ze_bool_t getDefaults,
+                                                                    zes_sched_timeslice_properties_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerGetTimesliceModeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetTimesliceModeProperties", (void **)&ze_real.zesSchedulerGetTimesliceModeProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
@@ -18016,20 +22522,37 @@ ze_result_t zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t hScheduler
   return tracer_args.tracer_result;
 }
 
-/* zesSchedulerSetTimeoutMode: level_zero/zes_api.h */
-ze_result_t zesSchedulerSetTimeoutMode(zes_sched_handle_t hScheduler,
-                                       zes_sched_timeout_properties_t *pProperties,
-                                       ze_bool_t *pNeedReload) {
-  ze_zesSchedulerSetTimeoutMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesSchedulerSetTimeoutMode, __ATOMIC_ACQUIRE);
+/* zesSchedulerGetTimesliceModeProperties: level_zero/zes_api.h */
+ze_result_t zesSchedulerGetTimesliceModeProperties(zes_sched_handle_t hScheduler,
+                                                   ze_bool_t getDefaults,
+                                                   zes_sched_timeslice_properties_t *pConfig) {
+  ze_zesSchedulerGetTimesliceModeProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesSchedulerGetTimesliceModeProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hScheduler, getDefaults, pConfig);
+  }
+  return ze_traced_zesSchedulerGetTimesliceModeProperties(tracer_real, __builtin_return_address(0),
+                                                          hScheduler, getDefaults, pConfig);
+}
+
+/* zesSchedulerSetTimeoutMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeoutMode_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        zes_sched_handle_t hScheduler,
+                                                        zes_sched_timeout_properties_t *pProperties,
+                                                        ze_bool_t *pNeedReload) {
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetTimeoutMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetTimeoutMode", (void **)&ze_real.zesSchedulerSetTimeoutMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
@@ -18082,20 +22605,37 @@ ze_result_t zesSchedulerSetTimeoutMode(zes_sched_handle_t hScheduler,
   return tracer_args.tracer_result;
 }
 
-/* zesSchedulerSetTimesliceMode: level_zero/zes_api.h */
-ze_result_t zesSchedulerSetTimesliceMode(zes_sched_handle_t hScheduler,
-                                         zes_sched_timeslice_properties_t *pProperties,
-                                         ze_bool_t *pNeedReload) {
-  ze_zesSchedulerSetTimesliceMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesSchedulerSetTimesliceMode, __ATOMIC_ACQUIRE);
+/* zesSchedulerSetTimeoutMode: level_zero/zes_api.h */
+ze_result_t zesSchedulerSetTimeoutMode(zes_sched_handle_t hScheduler,
+                                       zes_sched_timeout_properties_t *pProperties,
+                                       ze_bool_t *pNeedReload) {
+  ze_zesSchedulerSetTimeoutMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesSchedulerSetTimeoutMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hScheduler, pProperties, pNeedReload);
+  }
+  return ze_traced_zesSchedulerSetTimeoutMode(tracer_real, __builtin_return_address(0), hScheduler,
+                                              pProperties, pNeedReload);
+}
+
+/* zesSchedulerSetTimesliceMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTimesliceMode_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          zes_sched_handle_t hScheduler,
+                                                          zes_sched_timeslice_properties_t *pProperties,
+                                                          ze_bool_t *pNeedReload) {
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetTimesliceMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetTimesliceMode", (void **)&ze_real.zesSchedulerSetTimesliceMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
@@ -18148,18 +22688,36 @@ ze_result_t zesSchedulerSetTimesliceMode(zes_sched_handle_t hScheduler,
   return tracer_args.tracer_result;
 }
 
-/* zesSchedulerSetExclusiveMode: level_zero/zes_api.h */
-ze_result_t zesSchedulerSetExclusiveMode(zes_sched_handle_t hScheduler, ze_bool_t *pNeedReload) {
-  ze_zesSchedulerSetExclusiveMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesSchedulerSetExclusiveMode, __ATOMIC_ACQUIRE);
+/* zesSchedulerSetTimesliceMode: level_zero/zes_api.h */
+ze_result_t zesSchedulerSetTimesliceMode(zes_sched_handle_t hScheduler,
+                                         zes_sched_timeslice_properties_t *pProperties,
+                                         ze_bool_t *pNeedReload) {
+  ze_zesSchedulerSetTimesliceMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesSchedulerSetTimesliceMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hScheduler, pProperties, pNeedReload);
+  }
+  return ze_traced_zesSchedulerSetTimesliceMode(tracer_real, __builtin_return_address(0),
+                                                hScheduler, pProperties, pNeedReload);
+}
+
+/* zesSchedulerSetExclusiveMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExclusiveMode_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          zes_sched_handle_t hScheduler,
+                                                          ze_bool_t *pNeedReload) {
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetExclusiveMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetExclusiveMode", (void **)&ze_real.zesSchedulerSetExclusiveMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
@@ -18209,19 +22767,34 @@ ze_result_t zesSchedulerSetExclusiveMode(zes_sched_handle_t hScheduler, ze_bool_
   return tracer_args.tracer_result;
 }
 
-/* zesSchedulerSetComputeUnitDebugMode: level_zero/zes_api.h */
-ze_result_t zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t hScheduler,
-                                                ze_bool_t *pNeedReload) {
-  ze_zesSchedulerSetComputeUnitDebugMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesSchedulerSetComputeUnitDebugMode, __ATOMIC_ACQUIRE);
+/* zesSchedulerSetExclusiveMode: level_zero/zes_api.h */
+ze_result_t zesSchedulerSetExclusiveMode(zes_sched_handle_t hScheduler, ze_bool_t *pNeedReload) {
+  ze_zesSchedulerSetExclusiveMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesSchedulerSetExclusiveMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hScheduler, pNeedReload);
+  }
+  return ze_traced_zesSchedulerSetExclusiveMode(tracer_real, __builtin_return_address(0),
+                                                hScheduler, pNeedReload);
+}
+
+/* zesSchedulerSetComputeUnitDebugMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesSchedulerSetComputeUnitDebugMode(ze_zesSchedulerSetComputeUnitDebugMode_fn *tracer_real,
+                                                                 const void *tracer_caller,
+                                                                 zes_sched_handle_t hScheduler,
+                                                                 ze_bool_t *pNeedReload) {
   if (!tracer_real)
     tracer_real = (ze_zesSchedulerSetComputeUnitDebugMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetComputeUnitDebugMode", (void **)&ze_real.zesSchedulerSetComputeUnitDebugMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
@@ -18271,19 +22844,36 @@ ze_result_t zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t hScheduler,
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumStandbyDomains: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t *pCount,
-                                        zes_standby_handle_t *phStandby) {
-  ze_zesDeviceEnumStandbyDomains_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumStandbyDomains, __ATOMIC_ACQUIRE);
+/* zesSchedulerSetComputeUnitDebugMode: level_zero/zes_api.h */
+ze_result_t zesSchedulerSetComputeUnitDebugMode(zes_sched_handle_t hScheduler,
+                                                ze_bool_t *pNeedReload) {
+  ze_zesSchedulerSetComputeUnitDebugMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesSchedulerSetComputeUnitDebugMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hScheduler, pNeedReload);
+  }
+  return ze_traced_zesSchedulerSetComputeUnitDebugMode(tracer_real, __builtin_return_address(0),
+                                                       hScheduler, pNeedReload);
+}
+
+/* zesDeviceEnumStandbyDomains, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandbyDomains_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         zes_device_handle_t hDevice,
+                                                         uint32_t *pCount,
+                                                         zes_standby_handle_t *phStandby) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumStandbyDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumStandbyDomains", (void **)&ze_real.zesDeviceEnumStandbyDomains);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phStandby);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
@@ -18336,19 +22926,35 @@ ze_result_t zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t *p
   return tracer_args.tracer_result;
 }
 
-/* zesStandbyGetProperties: level_zero/zes_api.h */
-ze_result_t zesStandbyGetProperties(zes_standby_handle_t hStandby,
-                                    zes_standby_properties_t *pProperties) {
-  ze_zesStandbyGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesStandbyGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumStandbyDomains: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumStandbyDomains(zes_device_handle_t hDevice, uint32_t *pCount,
+                                        zes_standby_handle_t *phStandby) {
+  ze_zesDeviceEnumStandbyDomains_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumStandbyDomains, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phStandby);
+  }
+  return ze_traced_zesDeviceEnumStandbyDomains(tracer_real, __builtin_return_address(0), hDevice,
+                                               pCount, phStandby);
+}
+
+/* zesStandbyGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     zes_standby_handle_t hStandby,
+                                                     zes_standby_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesStandbyGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbyGetProperties", (void **)&ze_real.zesStandbyGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStandby, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
@@ -18397,18 +23003,35 @@ ze_result_t zesStandbyGetProperties(zes_standby_handle_t hStandby,
   return tracer_args.tracer_result;
 }
 
-/* zesStandbyGetMode: level_zero/zes_api.h */
-ze_result_t zesStandbyGetMode(zes_standby_handle_t hStandby, zes_standby_promo_mode_t *pMode) {
-  ze_zesStandbyGetMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesStandbyGetMode, __ATOMIC_ACQUIRE);
+/* zesStandbyGetProperties: level_zero/zes_api.h */
+ze_result_t zesStandbyGetProperties(zes_standby_handle_t hStandby,
+                                    zes_standby_properties_t *pProperties) {
+  ze_zesStandbyGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesStandbyGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hStandby, pProperties);
+  }
+  return ze_traced_zesStandbyGetProperties(tracer_real, __builtin_return_address(0), hStandby,
+                                           pProperties);
+}
+
+/* zesStandbyGetMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               zes_standby_handle_t hStandby,
+                                               zes_standby_promo_mode_t *pMode) {
   if (!tracer_real)
     tracer_real = (ze_zesStandbyGetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbyGetMode", (void **)&ze_real.zesStandbyGetMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStandby, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
@@ -18458,18 +23081,33 @@ ze_result_t zesStandbyGetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   return tracer_args.tracer_result;
 }
 
-/* zesStandbySetMode: level_zero/zes_api.h */
-ze_result_t zesStandbySetMode(zes_standby_handle_t hStandby, zes_standby_promo_mode_t mode) {
-  ze_zesStandbySetMode_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesStandbySetMode, __ATOMIC_ACQUIRE);
+/* zesStandbyGetMode: level_zero/zes_api.h */
+ze_result_t zesStandbyGetMode(zes_standby_handle_t hStandby, zes_standby_promo_mode_t *pMode) {
+  ze_zesStandbyGetMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesStandbyGetMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hStandby, pMode);
+  }
+  return ze_traced_zesStandbyGetMode(tracer_real, __builtin_return_address(0), hStandby, pMode);
+}
+
+/* zesStandbySetMode, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_real,
+                                               const void *tracer_caller,
+                                               zes_standby_handle_t hStandby,
+                                               zes_standby_promo_mode_t mode) {
   if (!tracer_real)
     tracer_real = (ze_zesStandbySetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbySetMode", (void **)&ze_real.zesStandbySetMode);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStandby, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
@@ -18518,19 +23156,34 @@ ze_result_t zesStandbySetMode(zes_standby_handle_t hStandby, zes_standby_promo_m
   return tracer_args.tracer_result;
 }
 
-/* zesDeviceEnumTemperatureSensors: level_zero/zes_api.h */
-ze_result_t zesDeviceEnumTemperatureSensors(zes_device_handle_t hDevice, uint32_t *pCount,
-                                            zes_temp_handle_t *phTemperature) {
-  ze_zesDeviceEnumTemperatureSensors_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesDeviceEnumTemperatureSensors, __ATOMIC_ACQUIRE);
+/* zesStandbySetMode: level_zero/zes_api.h */
+ze_result_t zesStandbySetMode(zes_standby_handle_t hStandby, zes_standby_promo_mode_t mode) {
+  ze_zesStandbySetMode_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesStandbySetMode, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hStandby, mode);
+  }
+  return ze_traced_zesStandbySetMode(tracer_real, __builtin_return_address(0), hStandby, mode);
+}
+
+/* zesDeviceEnumTemperatureSensors, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTemperatureSensors_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             zes_device_handle_t hDevice,
+                                                             uint32_t *pCount,
+                                                             zes_temp_handle_t *phTemperature) {
   if (!tracer_real)
     tracer_real = (ze_zesDeviceEnumTemperatureSensors_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumTemperatureSensors", (void **)&ze_real.zesDeviceEnumTemperatureSensors);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
@@ -18583,19 +23236,35 @@ ze_result_t zesDeviceEnumTemperatureSensors(zes_device_handle_t hDevice, uint32_
   return tracer_args.tracer_result;
 }
 
-/* zesTemperatureGetProperties: level_zero/zes_api.h */
-ze_result_t zesTemperatureGetProperties(zes_temp_handle_t hTemperature,
-                                        zes_temp_properties_t *pProperties) {
-  ze_zesTemperatureGetProperties_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesTemperatureGetProperties, __ATOMIC_ACQUIRE);
+/* zesDeviceEnumTemperatureSensors: level_zero/zes_api.h */
+ze_result_t zesDeviceEnumTemperatureSensors(zes_device_handle_t hDevice, uint32_t *pCount,
+                                            zes_temp_handle_t *phTemperature) {
+  ze_zesDeviceEnumTemperatureSensors_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesDeviceEnumTemperatureSensors, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hDevice, pCount, phTemperature);
+  }
+  return ze_traced_zesDeviceEnumTemperatureSensors(tracer_real, __builtin_return_address(0),
+                                                   hDevice, pCount, phTemperature);
+}
+
+/* zesTemperatureGetProperties, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetProperties_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         zes_temp_handle_t hTemperature,
+                                                         zes_temp_properties_t *pProperties) {
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetProperties", (void **)&ze_real.zesTemperatureGetProperties);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
@@ -18644,18 +23313,35 @@ ze_result_t zesTemperatureGetProperties(zes_temp_handle_t hTemperature,
   return tracer_args.tracer_result;
 }
 
-/* zesTemperatureGetConfig: level_zero/zes_api.h */
-ze_result_t zesTemperatureGetConfig(zes_temp_handle_t hTemperature, zes_temp_config_t *pConfig) {
-  ze_zesTemperatureGetConfig_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesTemperatureGetConfig, __ATOMIC_ACQUIRE);
+/* zesTemperatureGetProperties: level_zero/zes_api.h */
+ze_result_t zesTemperatureGetProperties(zes_temp_handle_t hTemperature,
+                                        zes_temp_properties_t *pProperties) {
+  ze_zesTemperatureGetProperties_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesTemperatureGetProperties, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTemperature, pProperties);
+  }
+  return ze_traced_zesTemperatureGetProperties(tracer_real, __builtin_return_address(0),
+                                               hTemperature, pProperties);
+}
+
+/* zesTemperatureGetConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     zes_temp_handle_t hTemperature,
+                                                     zes_temp_config_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetConfig", (void **)&ze_real.zesTemperatureGetConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
@@ -18704,18 +23390,34 @@ ze_result_t zesTemperatureGetConfig(zes_temp_handle_t hTemperature, zes_temp_con
   return tracer_args.tracer_result;
 }
 
-/* zesTemperatureSetConfig: level_zero/zes_api.h */
-ze_result_t zesTemperatureSetConfig(zes_temp_handle_t hTemperature, const zes_temp_config_t *pConfig) {
-  ze_zesTemperatureSetConfig_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesTemperatureSetConfig, __ATOMIC_ACQUIRE);
+/* zesTemperatureGetConfig: level_zero/zes_api.h */
+ze_result_t zesTemperatureGetConfig(zes_temp_handle_t hTemperature, zes_temp_config_t *pConfig) {
+  ze_zesTemperatureGetConfig_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesTemperatureGetConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTemperature, pConfig);
+  }
+  return ze_traced_zesTemperatureGetConfig(tracer_real, __builtin_return_address(0), hTemperature,
+                                           pConfig);
+}
+
+/* zesTemperatureSetConfig, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     zes_temp_handle_t hTemperature,
+                                                     const zes_temp_config_t *pConfig) {
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureSetConfig", (void **)&ze_real.zesTemperatureSetConfig);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
@@ -18764,18 +23466,34 @@ ze_result_t zesTemperatureSetConfig(zes_temp_handle_t hTemperature, const zes_te
   return tracer_args.tracer_result;
 }
 
-/* zesTemperatureGetState: level_zero/zes_api.h */
-ze_result_t zesTemperatureGetState(zes_temp_handle_t hTemperature, double *pTemperature) {
-  ze_zesTemperatureGetState_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesTemperatureGetState, __ATOMIC_ACQUIRE);
+/* zesTemperatureSetConfig: level_zero/zes_api.h */
+ze_result_t zesTemperatureSetConfig(zes_temp_handle_t hTemperature, const zes_temp_config_t *pConfig) {
+  ze_zesTemperatureSetConfig_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesTemperatureSetConfig, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTemperature, pConfig);
+  }
+  return ze_traced_zesTemperatureSetConfig(tracer_real, __builtin_return_address(0), hTemperature,
+                                           pConfig);
+}
+
+/* zesTemperatureGetState, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    zes_temp_handle_t hTemperature,
+                                                    double *pTemperature) {
   if (!tracer_real)
     tracer_real = (ze_zesTemperatureGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetState", (void **)&ze_real.zesTemperatureGetState);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
@@ -18825,19 +23543,34 @@ ze_result_t zesTemperatureGetState(zes_temp_handle_t hTemperature, double *pTemp
   return tracer_args.tracer_result;
 }
 
-/* zesPowerGetLimitsExt: level_zero/zes_api.h */
-ze_result_t zesPowerGetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
-                                 zes_power_limit_ext_desc_t *pSustained) {
-  ze_zesPowerGetLimitsExt_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPowerGetLimitsExt, __ATOMIC_ACQUIRE);
+/* zesTemperatureGetState: level_zero/zes_api.h */
+ze_result_t zesTemperatureGetState(zes_temp_handle_t hTemperature, double *pTemperature) {
+  ze_zesTemperatureGetState_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesTemperatureGetState, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTemperature, pTemperature);
+  }
+  return ze_traced_zesTemperatureGetState(tracer_real, __builtin_return_address(0), hTemperature,
+                                          pTemperature);
+}
+
+/* zesPowerGetLimitsExt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  zes_pwr_handle_t hPower, uint32_t *pCount,
+                                                  zes_power_limit_ext_desc_t *pSustained) {
   if (!tracer_real)
     tracer_real = (ze_zesPowerGetLimitsExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetLimitsExt", (void **)&ze_real.zesPowerGetLimitsExt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
@@ -18890,19 +23623,35 @@ ze_result_t zesPowerGetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
   return tracer_args.tracer_result;
 }
 
-/* zesPowerSetLimitsExt: level_zero/zes_api.h */
-ze_result_t zesPowerSetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
+/* zesPowerGetLimitsExt: level_zero/zes_api.h */
+ze_result_t zesPowerGetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
                                  zes_power_limit_ext_desc_t *pSustained) {
-  ze_zesPowerSetLimitsExt_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesPowerSetLimitsExt, __ATOMIC_ACQUIRE);
+  ze_zesPowerGetLimitsExt_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPowerGetLimitsExt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPower, pCount, pSustained);
+  }
+  return ze_traced_zesPowerGetLimitsExt(tracer_real, __builtin_return_address(0), hPower, pCount,
+                                        pSustained);
+}
+
+/* zesPowerSetLimitsExt, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tracer_real,
+                                                  const void *tracer_caller,
+                                                  zes_pwr_handle_t hPower, uint32_t *pCount,
+                                                  zes_power_limit_ext_desc_t *pSustained) {
   if (!tracer_real)
     tracer_real = (ze_zesPowerSetLimitsExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetLimitsExt", (void **)&ze_real.zesPowerSetLimitsExt);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
@@ -18954,18 +23703,35 @@ ze_result_t zesPowerSetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
   return tracer_args.tracer_result;
 }
 
-/* zeGetGlobalProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditable_t *pDdiTable) {
-  ze_zeGetGlobalProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetGlobalProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesPowerSetLimitsExt: level_zero/zes_api.h */
+ze_result_t zesPowerSetLimitsExt(zes_pwr_handle_t hPower, uint32_t *pCount,
+                                 zes_power_limit_ext_desc_t *pSustained) {
+  ze_zesPowerSetLimitsExt_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesPowerSetLimitsExt, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hPower, pCount, pSustained);
+  }
+  return ze_traced_zesPowerSetLimitsExt(tracer_real, __builtin_return_address(0), hPower, pCount,
+                                        pSustained);
+}
+
+/* zeGetGlobalProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetGlobalProcAddrTable(ze_zeGetGlobalProcAddrTable_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_api_version_t version,
+                                                      ze_global_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetGlobalProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetGlobalProcAddrTable", (void **)&ze_real.zeGetGlobalProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -18997,18 +23763,34 @@ ze_result_t zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditabl
   return tracer_args.tracer_result;
 }
 
-/* zeGetDriverProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetDriverProcAddrTable(ze_api_version_t version, ze_driver_dditable_t *pDdiTable) {
-  ze_zeGetDriverProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetDriverProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetGlobalProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetGlobalProcAddrTable(ze_api_version_t version, ze_global_dditable_t *pDdiTable) {
+  ze_zeGetGlobalProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetGlobalProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetGlobalProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                            pDdiTable);
+}
+
+/* zeGetDriverProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetDriverProcAddrTable(ze_zeGetDriverProcAddrTable_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_api_version_t version,
+                                                      ze_driver_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetDriverProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDriverProcAddrTable", (void **)&ze_real.zeGetDriverProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19040,18 +23822,34 @@ ze_result_t zeGetDriverProcAddrTable(ze_api_version_t version, ze_driver_dditabl
   return tracer_args.tracer_result;
 }
 
-/* zeGetDeviceProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetDeviceProcAddrTable(ze_api_version_t version, ze_device_dditable_t *pDdiTable) {
-  ze_zeGetDeviceProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetDeviceProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetDriverProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetDriverProcAddrTable(ze_api_version_t version, ze_driver_dditable_t *pDdiTable) {
+  ze_zeGetDriverProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetDriverProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetDriverProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                            pDdiTable);
+}
+
+/* zeGetDeviceProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetDeviceProcAddrTable(ze_zeGetDeviceProcAddrTable_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_api_version_t version,
+                                                      ze_device_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDeviceProcAddrTable", (void **)&ze_real.zeGetDeviceProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19083,19 +23881,34 @@ ze_result_t zeGetDeviceProcAddrTable(ze_api_version_t version, ze_device_dditabl
   return tracer_args.tracer_result;
 }
 
-/* zeGetDeviceExpProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetDeviceExpProcAddrTable(ze_api_version_t version,
-                                        ze_device_exp_dditable_t *pDdiTable) {
-  ze_zeGetDeviceExpProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetDeviceExpProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetDeviceProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetDeviceProcAddrTable(ze_api_version_t version, ze_device_dditable_t *pDdiTable) {
+  ze_zeGetDeviceProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetDeviceProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetDeviceProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                            pDdiTable);
+}
+
+/* zeGetDeviceExpProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetDeviceExpProcAddrTable(ze_zeGetDeviceExpProcAddrTable_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         ze_api_version_t version,
+                                                         ze_device_exp_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetDeviceExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDeviceExpProcAddrTable", (void **)&ze_real.zeGetDeviceExpProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19127,18 +23940,35 @@ ze_result_t zeGetDeviceExpProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zeGetContextProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetContextProcAddrTable(ze_api_version_t version, ze_context_dditable_t *pDdiTable) {
-  ze_zeGetContextProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetContextProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetDeviceExpProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetDeviceExpProcAddrTable(ze_api_version_t version,
+                                        ze_device_exp_dditable_t *pDdiTable) {
+  ze_zeGetDeviceExpProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetDeviceExpProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetDeviceExpProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                               pDdiTable);
+}
+
+/* zeGetContextProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetContextProcAddrTable(ze_zeGetContextProcAddrTable_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_api_version_t version,
+                                                       ze_context_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetContextProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetContextProcAddrTable", (void **)&ze_real.zeGetContextProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19170,19 +24000,34 @@ ze_result_t zeGetContextProcAddrTable(ze_api_version_t version, ze_context_ddita
   return tracer_args.tracer_result;
 }
 
-/* zeGetCommandQueueProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetCommandQueueProcAddrTable(ze_api_version_t version,
-                                           ze_command_queue_dditable_t *pDdiTable) {
-  ze_zeGetCommandQueueProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetCommandQueueProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetContextProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetContextProcAddrTable(ze_api_version_t version, ze_context_dditable_t *pDdiTable) {
+  ze_zeGetContextProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetContextProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetContextProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                             pDdiTable);
+}
+
+/* zeGetCommandQueueProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetCommandQueueProcAddrTable(ze_zeGetCommandQueueProcAddrTable_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            ze_api_version_t version,
+                                                            ze_command_queue_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetCommandQueueProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetCommandQueueProcAddrTable", (void **)&ze_real.zeGetCommandQueueProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19214,19 +24059,35 @@ ze_result_t zeGetCommandQueueProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zeGetCommandListProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetCommandListProcAddrTable(ze_api_version_t version,
-                                          ze_command_list_dditable_t *pDdiTable) {
-  ze_zeGetCommandListProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetCommandListProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetCommandQueueProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetCommandQueueProcAddrTable(ze_api_version_t version,
+                                           ze_command_queue_dditable_t *pDdiTable) {
+  ze_zeGetCommandQueueProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetCommandQueueProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetCommandQueueProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                  pDdiTable);
+}
+
+/* zeGetCommandListProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetCommandListProcAddrTable(ze_zeGetCommandListProcAddrTable_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           ze_api_version_t version,
+                                                           ze_command_list_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetCommandListProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetCommandListProcAddrTable", (void **)&ze_real.zeGetCommandListProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19258,18 +24119,35 @@ ze_result_t zeGetCommandListProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zeGetImageProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetImageProcAddrTable(ze_api_version_t version, ze_image_dditable_t *pDdiTable) {
-  ze_zeGetImageProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetImageProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetCommandListProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetCommandListProcAddrTable(ze_api_version_t version,
+                                          ze_command_list_dditable_t *pDdiTable) {
+  ze_zeGetCommandListProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetCommandListProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetCommandListProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                 pDdiTable);
+}
+
+/* zeGetImageProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetImageProcAddrTable(ze_zeGetImageProcAddrTable_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     ze_api_version_t version,
+                                                     ze_image_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetImageProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetImageProcAddrTable", (void **)&ze_real.zeGetImageProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19301,18 +24179,34 @@ ze_result_t zeGetImageProcAddrTable(ze_api_version_t version, ze_image_dditable_
   return tracer_args.tracer_result;
 }
 
-/* zeGetImageExpProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetImageExpProcAddrTable(ze_api_version_t version, ze_image_exp_dditable_t *pDdiTable) {
-  ze_zeGetImageExpProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetImageExpProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetImageProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetImageProcAddrTable(ze_api_version_t version, ze_image_dditable_t *pDdiTable) {
+  ze_zeGetImageProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetImageProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetImageProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                           pDdiTable);
+}
+
+/* zeGetImageExpProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetImageExpProcAddrTable(ze_zeGetImageExpProcAddrTable_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_api_version_t version,
+                                                        ze_image_exp_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetImageExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetImageExpProcAddrTable", (void **)&ze_real.zeGetImageExpProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19344,18 +24238,34 @@ ze_result_t zeGetImageExpProcAddrTable(ze_api_version_t version, ze_image_exp_dd
   return tracer_args.tracer_result;
 }
 
-/* zeGetFenceProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetFenceProcAddrTable(ze_api_version_t version, ze_fence_dditable_t *pDdiTable) {
-  ze_zeGetFenceProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetFenceProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetImageExpProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetImageExpProcAddrTable(ze_api_version_t version, ze_image_exp_dditable_t *pDdiTable) {
+  ze_zeGetImageExpProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetImageExpProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetImageExpProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                              pDdiTable);
+}
+
+/* zeGetFenceProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetFenceProcAddrTable(ze_zeGetFenceProcAddrTable_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     ze_api_version_t version,
+                                                     ze_fence_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetFenceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFenceProcAddrTable", (void **)&ze_real.zeGetFenceProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19387,19 +24297,34 @@ ze_result_t zeGetFenceProcAddrTable(ze_api_version_t version, ze_fence_dditable_
   return tracer_args.tracer_result;
 }
 
-/* zeGetEventPoolProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetEventPoolProcAddrTable(ze_api_version_t version,
-                                        ze_event_pool_dditable_t *pDdiTable) {
-  ze_zeGetEventPoolProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetEventPoolProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetFenceProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetFenceProcAddrTable(ze_api_version_t version, ze_fence_dditable_t *pDdiTable) {
+  ze_zeGetFenceProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetFenceProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetFenceProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                           pDdiTable);
+}
+
+/* zeGetEventPoolProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetEventPoolProcAddrTable(ze_zeGetEventPoolProcAddrTable_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         ze_api_version_t version,
+                                                         ze_event_pool_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetEventPoolProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventPoolProcAddrTable", (void **)&ze_real.zeGetEventPoolProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19431,18 +24356,35 @@ ze_result_t zeGetEventPoolProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zeGetEventProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetEventProcAddrTable(ze_api_version_t version, ze_event_dditable_t *pDdiTable) {
-  ze_zeGetEventProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetEventProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetEventPoolProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetEventPoolProcAddrTable(ze_api_version_t version,
+                                        ze_event_pool_dditable_t *pDdiTable) {
+  ze_zeGetEventPoolProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetEventPoolProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetEventPoolProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                               pDdiTable);
+}
+
+/* zeGetEventProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetEventProcAddrTable(ze_zeGetEventProcAddrTable_fn *tracer_real,
+                                                     const void *tracer_caller,
+                                                     ze_api_version_t version,
+                                                     ze_event_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetEventProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventProcAddrTable", (void **)&ze_real.zeGetEventProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19474,18 +24416,34 @@ ze_result_t zeGetEventProcAddrTable(ze_api_version_t version, ze_event_dditable_
   return tracer_args.tracer_result;
 }
 
-/* zeGetEventExpProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetEventExpProcAddrTable(ze_api_version_t version, ze_event_exp_dditable_t *pDdiTable) {
-  ze_zeGetEventExpProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetEventExpProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetEventProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetEventProcAddrTable(ze_api_version_t version, ze_event_dditable_t *pDdiTable) {
+  ze_zeGetEventProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetEventProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetEventProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                           pDdiTable);
+}
+
+/* zeGetEventExpProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetEventExpProcAddrTable(ze_zeGetEventExpProcAddrTable_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_api_version_t version,
+                                                        ze_event_exp_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetEventExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventExpProcAddrTable", (void **)&ze_real.zeGetEventExpProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19517,18 +24475,34 @@ ze_result_t zeGetEventExpProcAddrTable(ze_api_version_t version, ze_event_exp_dd
   return tracer_args.tracer_result;
 }
 
-/* zeGetModuleProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditable_t *pDdiTable) {
-  ze_zeGetModuleProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetModuleProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetEventExpProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetEventExpProcAddrTable(ze_api_version_t version, ze_event_exp_dditable_t *pDdiTable) {
+  ze_zeGetEventExpProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetEventExpProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetEventExpProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                              pDdiTable);
+}
+
+/* zeGetModuleProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetModuleProcAddrTable(ze_zeGetModuleProcAddrTable_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_api_version_t version,
+                                                      ze_module_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetModuleProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetModuleProcAddrTable", (void **)&ze_real.zeGetModuleProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19560,19 +24534,34 @@ ze_result_t zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditabl
   return tracer_args.tracer_result;
 }
 
-/* zeGetModuleBuildLogProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetModuleBuildLogProcAddrTable(ze_api_version_t version,
-                                             ze_module_build_log_dditable_t *pDdiTable) {
-  ze_zeGetModuleBuildLogProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetModuleBuildLogProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetModuleProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetModuleProcAddrTable(ze_api_version_t version, ze_module_dditable_t *pDdiTable) {
+  ze_zeGetModuleProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetModuleProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetModuleProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                            pDdiTable);
+}
+
+/* zeGetModuleBuildLogProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetModuleBuildLogProcAddrTable(ze_zeGetModuleBuildLogProcAddrTable_fn *tracer_real,
+                                                              const void *tracer_caller,
+                                                              ze_api_version_t version,
+                                                              ze_module_build_log_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetModuleBuildLogProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetModuleBuildLogProcAddrTable", (void **)&ze_real.zeGetModuleBuildLogProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19604,18 +24593,35 @@ ze_result_t zeGetModuleBuildLogProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zeGetKernelProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetKernelProcAddrTable(ze_api_version_t version, ze_kernel_dditable_t *pDdiTable) {
-  ze_zeGetKernelProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetKernelProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetModuleBuildLogProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetModuleBuildLogProcAddrTable(ze_api_version_t version,
+                                             ze_module_build_log_dditable_t *pDdiTable) {
+  ze_zeGetModuleBuildLogProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetModuleBuildLogProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetModuleBuildLogProcAddrTable(tracer_real, __builtin_return_address(0),
+                                                    version, pDdiTable);
+}
+
+/* zeGetKernelProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetKernelProcAddrTable(ze_zeGetKernelProcAddrTable_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_api_version_t version,
+                                                      ze_kernel_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetKernelProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetKernelProcAddrTable", (void **)&ze_real.zeGetKernelProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19647,19 +24653,34 @@ ze_result_t zeGetKernelProcAddrTable(ze_api_version_t version, ze_kernel_dditabl
   return tracer_args.tracer_result;
 }
 
-/* zeGetKernelExpProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetKernelExpProcAddrTable(ze_api_version_t version,
-                                        ze_kernel_exp_dditable_t *pDdiTable) {
-  ze_zeGetKernelExpProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetKernelExpProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetKernelProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetKernelProcAddrTable(ze_api_version_t version, ze_kernel_dditable_t *pDdiTable) {
+  ze_zeGetKernelProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetKernelProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetKernelProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                            pDdiTable);
+}
+
+/* zeGetKernelExpProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetKernelExpProcAddrTable(ze_zeGetKernelExpProcAddrTable_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         ze_api_version_t version,
+                                                         ze_kernel_exp_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetKernelExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetKernelExpProcAddrTable", (void **)&ze_real.zeGetKernelExpProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19691,18 +24712,35 @@ ze_result_t zeGetKernelExpProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zeGetSamplerProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetSamplerProcAddrTable(ze_api_version_t version, ze_sampler_dditable_t *pDdiTable) {
-  ze_zeGetSamplerProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetSamplerProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetKernelExpProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetKernelExpProcAddrTable(ze_api_version_t version,
+                                        ze_kernel_exp_dditable_t *pDdiTable) {
+  ze_zeGetKernelExpProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetKernelExpProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetKernelExpProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                               pDdiTable);
+}
+
+/* zeGetSamplerProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetSamplerProcAddrTable(ze_zeGetSamplerProcAddrTable_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_api_version_t version,
+                                                       ze_sampler_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetSamplerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetSamplerProcAddrTable", (void **)&ze_real.zeGetSamplerProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19734,19 +24772,34 @@ ze_result_t zeGetSamplerProcAddrTable(ze_api_version_t version, ze_sampler_ddita
   return tracer_args.tracer_result;
 }
 
-/* zeGetPhysicalMemProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetPhysicalMemProcAddrTable(ze_api_version_t version,
-                                          ze_physical_mem_dditable_t *pDdiTable) {
-  ze_zeGetPhysicalMemProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetPhysicalMemProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetSamplerProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetSamplerProcAddrTable(ze_api_version_t version, ze_sampler_dditable_t *pDdiTable) {
+  ze_zeGetSamplerProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetSamplerProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetSamplerProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                             pDdiTable);
+}
+
+/* zeGetPhysicalMemProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetPhysicalMemProcAddrTable(ze_zeGetPhysicalMemProcAddrTable_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           ze_api_version_t version,
+                                                           ze_physical_mem_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetPhysicalMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetPhysicalMemProcAddrTable", (void **)&ze_real.zeGetPhysicalMemProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19778,18 +24831,35 @@ ze_result_t zeGetPhysicalMemProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zeGetMemProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetMemProcAddrTable(ze_api_version_t version, ze_mem_dditable_t *pDdiTable) {
-  ze_zeGetMemProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetMemProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetPhysicalMemProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetPhysicalMemProcAddrTable(ze_api_version_t version,
+                                          ze_physical_mem_dditable_t *pDdiTable) {
+  ze_zeGetPhysicalMemProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetPhysicalMemProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetPhysicalMemProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                 pDdiTable);
+}
+
+/* zeGetMemProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetMemProcAddrTable(ze_zeGetMemProcAddrTable_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   ze_api_version_t version,
+                                                   ze_mem_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetMemProcAddrTable", (void **)&ze_real.zeGetMemProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19821,19 +24891,34 @@ ze_result_t zeGetMemProcAddrTable(ze_api_version_t version, ze_mem_dditable_t *p
   return tracer_args.tracer_result;
 }
 
-/* zeGetVirtualMemProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetVirtualMemProcAddrTable(ze_api_version_t version,
-                                         ze_virtual_mem_dditable_t *pDdiTable) {
-  ze_zeGetVirtualMemProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetVirtualMemProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetMemProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetMemProcAddrTable(ze_api_version_t version, ze_mem_dditable_t *pDdiTable) {
+  ze_zeGetMemProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetMemProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetMemProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                         pDdiTable);
+}
+
+/* zeGetVirtualMemProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetVirtualMemProcAddrTable(ze_zeGetVirtualMemProcAddrTable_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          ze_api_version_t version,
+                                                          ze_virtual_mem_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetVirtualMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetVirtualMemProcAddrTable", (void **)&ze_real.zeGetVirtualMemProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19865,19 +24950,35 @@ ze_result_t zeGetVirtualMemProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zeGetFabricVertexExpProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetFabricVertexExpProcAddrTable(ze_api_version_t version,
-                                              ze_fabric_vertex_exp_dditable_t *pDdiTable) {
-  ze_zeGetFabricVertexExpProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetFabricVertexExpProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetVirtualMemProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetVirtualMemProcAddrTable(ze_api_version_t version,
+                                         ze_virtual_mem_dditable_t *pDdiTable) {
+  ze_zeGetVirtualMemProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetVirtualMemProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetVirtualMemProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                pDdiTable);
+}
+
+/* zeGetFabricVertexExpProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetFabricVertexExpProcAddrTable(ze_zeGetFabricVertexExpProcAddrTable_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               ze_api_version_t version,
+                                                               ze_fabric_vertex_exp_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetFabricVertexExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFabricVertexExpProcAddrTable", (void **)&ze_real.zeGetFabricVertexExpProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19909,19 +25010,35 @@ ze_result_t zeGetFabricVertexExpProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zeGetFabricEdgeExpProcAddrTable: level_zero/ze_ddi.h */
-ze_result_t zeGetFabricEdgeExpProcAddrTable(ze_api_version_t version,
-                                            ze_fabric_edge_exp_dditable_t *pDdiTable) {
-  ze_zeGetFabricEdgeExpProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zeGetFabricEdgeExpProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetFabricVertexExpProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetFabricVertexExpProcAddrTable(ze_api_version_t version,
+                                              ze_fabric_vertex_exp_dditable_t *pDdiTable) {
+  ze_zeGetFabricVertexExpProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetFabricVertexExpProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetFabricVertexExpProcAddrTable(tracer_real, __builtin_return_address(0),
+                                                     version, pDdiTable);
+}
+
+/* zeGetFabricEdgeExpProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zeGetFabricEdgeExpProcAddrTable(ze_zeGetFabricEdgeExpProcAddrTable_fn *tracer_real,
+                                                             const void *tracer_caller,
+                                                             ze_api_version_t version,
+                                                             ze_fabric_edge_exp_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zeGetFabricEdgeExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFabricEdgeExpProcAddrTable", (void **)&ze_real.zeGetFabricEdgeExpProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19953,18 +25070,35 @@ ze_result_t zeGetFabricEdgeExpProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zetGetDeviceProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetDeviceProcAddrTable(ze_api_version_t version, zet_device_dditable_t *pDdiTable) {
-  ze_zetGetDeviceProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetDeviceProcAddrTable, __ATOMIC_ACQUIRE);
+/* zeGetFabricEdgeExpProcAddrTable: level_zero/ze_ddi.h */
+ze_result_t zeGetFabricEdgeExpProcAddrTable(ze_api_version_t version,
+                                            ze_fabric_edge_exp_dditable_t *pDdiTable) {
+  ze_zeGetFabricEdgeExpProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zeGetFabricEdgeExpProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zeGetFabricEdgeExpProcAddrTable(tracer_real, __builtin_return_address(0),
+                                                   version, pDdiTable);
+}
+
+/* zetGetDeviceProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetDeviceProcAddrTable(ze_zetGetDeviceProcAddrTable_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_api_version_t version,
+                                                       zet_device_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetDeviceProcAddrTable", (void **)&ze_real.zetGetDeviceProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -19996,18 +25130,34 @@ ze_result_t zetGetDeviceProcAddrTable(ze_api_version_t version, zet_device_ddita
   return tracer_args.tracer_result;
 }
 
-/* zetGetContextProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetContextProcAddrTable(ze_api_version_t version, zet_context_dditable_t *pDdiTable) {
-  ze_zetGetContextProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetContextProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetDeviceProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetDeviceProcAddrTable(ze_api_version_t version, zet_device_dditable_t *pDdiTable) {
+  ze_zetGetDeviceProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetDeviceProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetDeviceProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                             pDdiTable);
+}
+
+/* zetGetContextProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetContextProcAddrTable(ze_zetGetContextProcAddrTable_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_api_version_t version,
+                                                        zet_context_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetContextProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetContextProcAddrTable", (void **)&ze_real.zetGetContextProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20039,19 +25189,34 @@ ze_result_t zetGetContextProcAddrTable(ze_api_version_t version, zet_context_ddi
   return tracer_args.tracer_result;
 }
 
-/* zetGetCommandListProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetCommandListProcAddrTable(ze_api_version_t version,
-                                           zet_command_list_dditable_t *pDdiTable) {
-  ze_zetGetCommandListProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetCommandListProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetContextProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetContextProcAddrTable(ze_api_version_t version, zet_context_dditable_t *pDdiTable) {
+  ze_zetGetContextProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetContextProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetContextProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                              pDdiTable);
+}
+
+/* zetGetCommandListProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetCommandListProcAddrTable(ze_zetGetCommandListProcAddrTable_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            ze_api_version_t version,
+                                                            zet_command_list_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetCommandListProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetCommandListProcAddrTable", (void **)&ze_real.zetGetCommandListProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20083,18 +25248,35 @@ ze_result_t zetGetCommandListProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zetGetModuleProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetModuleProcAddrTable(ze_api_version_t version, zet_module_dditable_t *pDdiTable) {
-  ze_zetGetModuleProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetModuleProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetCommandListProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetCommandListProcAddrTable(ze_api_version_t version,
+                                           zet_command_list_dditable_t *pDdiTable) {
+  ze_zetGetCommandListProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetCommandListProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetCommandListProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                  pDdiTable);
+}
+
+/* zetGetModuleProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetModuleProcAddrTable(ze_zetGetModuleProcAddrTable_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_api_version_t version,
+                                                       zet_module_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetModuleProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetModuleProcAddrTable", (void **)&ze_real.zetGetModuleProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20126,18 +25308,34 @@ ze_result_t zetGetModuleProcAddrTable(ze_api_version_t version, zet_module_ddita
   return tracer_args.tracer_result;
 }
 
-/* zetGetKernelProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetKernelProcAddrTable(ze_api_version_t version, zet_kernel_dditable_t *pDdiTable) {
-  ze_zetGetKernelProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetKernelProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetModuleProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetModuleProcAddrTable(ze_api_version_t version, zet_module_dditable_t *pDdiTable) {
+  ze_zetGetModuleProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetModuleProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetModuleProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                             pDdiTable);
+}
+
+/* zetGetKernelProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetKernelProcAddrTable(ze_zetGetKernelProcAddrTable_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_api_version_t version,
+                                                       zet_kernel_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetKernelProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetKernelProcAddrTable", (void **)&ze_real.zetGetKernelProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20169,19 +25367,34 @@ ze_result_t zetGetKernelProcAddrTable(ze_api_version_t version, zet_kernel_ddita
   return tracer_args.tracer_result;
 }
 
-/* zetGetMetricGroupProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetMetricGroupProcAddrTable(ze_api_version_t version,
-                                           zet_metric_group_dditable_t *pDdiTable) {
-  ze_zetGetMetricGroupProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetMetricGroupProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetKernelProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetKernelProcAddrTable(ze_api_version_t version, zet_kernel_dditable_t *pDdiTable) {
+  ze_zetGetKernelProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetKernelProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetKernelProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                             pDdiTable);
+}
+
+/* zetGetMetricGroupProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetMetricGroupProcAddrTable(ze_zetGetMetricGroupProcAddrTable_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            ze_api_version_t version,
+                                                            zet_metric_group_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricGroupProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricGroupProcAddrTable", (void **)&ze_real.zetGetMetricGroupProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20213,19 +25426,35 @@ ze_result_t zetGetMetricGroupProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zetGetMetricGroupExpProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetMetricGroupExpProcAddrTable(ze_api_version_t version,
-                                              zet_metric_group_exp_dditable_t *pDdiTable) {
-  ze_zetGetMetricGroupExpProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetMetricGroupExpProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetMetricGroupProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetMetricGroupProcAddrTable(ze_api_version_t version,
+                                           zet_metric_group_dditable_t *pDdiTable) {
+  ze_zetGetMetricGroupProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetMetricGroupProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetMetricGroupProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                  pDdiTable);
+}
+
+/* zetGetMetricGroupExpProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetMetricGroupExpProcAddrTable(ze_zetGetMetricGroupExpProcAddrTable_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               ze_api_version_t version,
+                                                               zet_metric_group_exp_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricGroupExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricGroupExpProcAddrTable", (void **)&ze_real.zetGetMetricGroupExpProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20257,18 +25486,35 @@ ze_result_t zetGetMetricGroupExpProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zetGetMetricProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetMetricProcAddrTable(ze_api_version_t version, zet_metric_dditable_t *pDdiTable) {
-  ze_zetGetMetricProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetMetricProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetMetricGroupExpProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetMetricGroupExpProcAddrTable(ze_api_version_t version,
+                                              zet_metric_group_exp_dditable_t *pDdiTable) {
+  ze_zetGetMetricGroupExpProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetMetricGroupExpProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetMetricGroupExpProcAddrTable(tracer_real, __builtin_return_address(0),
+                                                     version, pDdiTable);
+}
+
+/* zetGetMetricProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetMetricProcAddrTable(ze_zetGetMetricProcAddrTable_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_api_version_t version,
+                                                       zet_metric_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricProcAddrTable", (void **)&ze_real.zetGetMetricProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20300,19 +25546,34 @@ ze_result_t zetGetMetricProcAddrTable(ze_api_version_t version, zet_metric_ddita
   return tracer_args.tracer_result;
 }
 
-/* zetGetMetricStreamerProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetMetricStreamerProcAddrTable(ze_api_version_t version,
-                                              zet_metric_streamer_dditable_t *pDdiTable) {
-  ze_zetGetMetricStreamerProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetMetricStreamerProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetMetricProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetMetricProcAddrTable(ze_api_version_t version, zet_metric_dditable_t *pDdiTable) {
+  ze_zetGetMetricProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetMetricProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetMetricProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                             pDdiTable);
+}
+
+/* zetGetMetricStreamerProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetMetricStreamerProcAddrTable(ze_zetGetMetricStreamerProcAddrTable_fn *tracer_real,
+                                                               const void *tracer_caller,
+                                                               ze_api_version_t version,
+                                                               zet_metric_streamer_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricStreamerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricStreamerProcAddrTable", (void **)&ze_real.zetGetMetricStreamerProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20344,19 +25605,35 @@ ze_result_t zetGetMetricStreamerProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zetGetMetricQueryPoolProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetMetricQueryPoolProcAddrTable(ze_api_version_t version,
-                                               zet_metric_query_pool_dditable_t *pDdiTable) {
-  ze_zetGetMetricQueryPoolProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetMetricQueryPoolProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetMetricStreamerProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetMetricStreamerProcAddrTable(ze_api_version_t version,
+                                              zet_metric_streamer_dditable_t *pDdiTable) {
+  ze_zetGetMetricStreamerProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetMetricStreamerProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetMetricStreamerProcAddrTable(tracer_real, __builtin_return_address(0),
+                                                     version, pDdiTable);
+}
+
+/* zetGetMetricQueryPoolProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetMetricQueryPoolProcAddrTable(ze_zetGetMetricQueryPoolProcAddrTable_fn *tracer_real,
+                                                                const void *tracer_caller,
+                                                                ze_api_version_t version,
+                                                                zet_metric_query_pool_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricQueryPoolProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricQueryPoolProcAddrTable", (void **)&ze_real.zetGetMetricQueryPoolProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20388,19 +25665,35 @@ ze_result_t zetGetMetricQueryPoolProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zetGetMetricQueryProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetMetricQueryProcAddrTable(ze_api_version_t version,
-                                           zet_metric_query_dditable_t *pDdiTable) {
-  ze_zetGetMetricQueryProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetMetricQueryProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetMetricQueryPoolProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetMetricQueryPoolProcAddrTable(ze_api_version_t version,
+                                               zet_metric_query_pool_dditable_t *pDdiTable) {
+  ze_zetGetMetricQueryPoolProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetMetricQueryPoolProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetMetricQueryPoolProcAddrTable(tracer_real, __builtin_return_address(0),
+                                                      version, pDdiTable);
+}
+
+/* zetGetMetricQueryProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetMetricQueryProcAddrTable(ze_zetGetMetricQueryProcAddrTable_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            ze_api_version_t version,
+                                                            zet_metric_query_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetMetricQueryProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricQueryProcAddrTable", (void **)&ze_real.zetGetMetricQueryProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20432,19 +25725,35 @@ ze_result_t zetGetMetricQueryProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zetGetTracerExpProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetTracerExpProcAddrTable(ze_api_version_t version,
-                                         zet_tracer_exp_dditable_t *pDdiTable) {
-  ze_zetGetTracerExpProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetTracerExpProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetMetricQueryProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetMetricQueryProcAddrTable(ze_api_version_t version,
+                                           zet_metric_query_dditable_t *pDdiTable) {
+  ze_zetGetMetricQueryProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetMetricQueryProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetMetricQueryProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                  pDdiTable);
+}
+
+/* zetGetTracerExpProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetTracerExpProcAddrTable(ze_zetGetTracerExpProcAddrTable_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          ze_api_version_t version,
+                                                          zet_tracer_exp_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetTracerExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetTracerExpProcAddrTable", (void **)&ze_real.zetGetTracerExpProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20476,18 +25785,35 @@ ze_result_t zetGetTracerExpProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zetGetDebugProcAddrTable: level_zero/zet_ddi.h */
-ze_result_t zetGetDebugProcAddrTable(ze_api_version_t version, zet_debug_dditable_t *pDdiTable) {
-  ze_zetGetDebugProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zetGetDebugProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetTracerExpProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetTracerExpProcAddrTable(ze_api_version_t version,
+                                         zet_tracer_exp_dditable_t *pDdiTable) {
+  ze_zetGetTracerExpProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetTracerExpProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetTracerExpProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                pDdiTable);
+}
+
+/* zetGetDebugProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zetGetDebugProcAddrTable(ze_zetGetDebugProcAddrTable_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_api_version_t version,
+                                                      zet_debug_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zetGetDebugProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetDebugProcAddrTable", (void **)&ze_real.zetGetDebugProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20519,18 +25845,34 @@ ze_result_t zetGetDebugProcAddrTable(ze_api_version_t version, zet_debug_dditabl
   return tracer_args.tracer_result;
 }
 
-/* zesGetDriverProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetDriverProcAddrTable(ze_api_version_t version, zes_driver_dditable_t *pDdiTable) {
-  ze_zesGetDriverProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetDriverProcAddrTable, __ATOMIC_ACQUIRE);
+/* zetGetDebugProcAddrTable: level_zero/zet_ddi.h */
+ze_result_t zetGetDebugProcAddrTable(ze_api_version_t version, zet_debug_dditable_t *pDdiTable) {
+  ze_zetGetDebugProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zetGetDebugProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zetGetDebugProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                            pDdiTable);
+}
+
+/* zesGetDriverProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetDriverProcAddrTable(ze_zesGetDriverProcAddrTable_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_api_version_t version,
+                                                       zes_driver_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetDriverProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDriverProcAddrTable", (void **)&ze_real.zesGetDriverProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20562,18 +25904,34 @@ ze_result_t zesGetDriverProcAddrTable(ze_api_version_t version, zes_driver_ddita
   return tracer_args.tracer_result;
 }
 
-/* zesGetDeviceProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetDeviceProcAddrTable(ze_api_version_t version, zes_device_dditable_t *pDdiTable) {
-  ze_zesGetDeviceProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetDeviceProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetDriverProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetDriverProcAddrTable(ze_api_version_t version, zes_driver_dditable_t *pDdiTable) {
+  ze_zesGetDriverProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetDriverProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetDriverProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                             pDdiTable);
+}
+
+/* zesGetDeviceProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetDeviceProcAddrTable(ze_zesGetDeviceProcAddrTable_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_api_version_t version,
+                                                       zes_device_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDeviceProcAddrTable", (void **)&ze_real.zesGetDeviceProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20605,19 +25963,34 @@ ze_result_t zesGetDeviceProcAddrTable(ze_api_version_t version, zes_device_ddita
   return tracer_args.tracer_result;
 }
 
-/* zesGetSchedulerProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetSchedulerProcAddrTable(ze_api_version_t version,
-                                         zes_scheduler_dditable_t *pDdiTable) {
-  ze_zesGetSchedulerProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetSchedulerProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetDeviceProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetDeviceProcAddrTable(ze_api_version_t version, zes_device_dditable_t *pDdiTable) {
+  ze_zesGetDeviceProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetDeviceProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetDeviceProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                             pDdiTable);
+}
+
+/* zesGetSchedulerProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetSchedulerProcAddrTable(ze_zesGetSchedulerProcAddrTable_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          ze_api_version_t version,
+                                                          zes_scheduler_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetSchedulerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetSchedulerProcAddrTable", (void **)&ze_real.zesGetSchedulerProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20649,19 +26022,35 @@ ze_result_t zesGetSchedulerProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zesGetPerformanceFactorProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetPerformanceFactorProcAddrTable(ze_api_version_t version,
-                                                 zes_performance_factor_dditable_t *pDdiTable) {
-  ze_zesGetPerformanceFactorProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetPerformanceFactorProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetSchedulerProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetSchedulerProcAddrTable(ze_api_version_t version,
+                                         zes_scheduler_dditable_t *pDdiTable) {
+  ze_zesGetSchedulerProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetSchedulerProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetSchedulerProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                pDdiTable);
+}
+
+/* zesGetPerformanceFactorProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetPerformanceFactorProcAddrTable(ze_zesGetPerformanceFactorProcAddrTable_fn *tracer_real,
+                                                                  const void *tracer_caller,
+                                                                  ze_api_version_t version,
+                                                                  zes_performance_factor_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetPerformanceFactorProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPerformanceFactorProcAddrTable", (void **)&ze_real.zesGetPerformanceFactorProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20693,18 +26082,35 @@ ze_result_t zesGetPerformanceFactorProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zesGetPowerProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetPowerProcAddrTable(ze_api_version_t version, zes_power_dditable_t *pDdiTable) {
-  ze_zesGetPowerProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetPowerProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetPerformanceFactorProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetPerformanceFactorProcAddrTable(ze_api_version_t version,
+                                                 zes_performance_factor_dditable_t *pDdiTable) {
+  ze_zesGetPerformanceFactorProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetPerformanceFactorProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetPerformanceFactorProcAddrTable(tracer_real, __builtin_return_address(0),
+                                                        version, pDdiTable);
+}
+
+/* zesGetPowerProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetPowerProcAddrTable(ze_zesGetPowerProcAddrTable_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      ze_api_version_t version,
+                                                      zes_power_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetPowerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPowerProcAddrTable", (void **)&ze_real.zesGetPowerProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20736,19 +26142,34 @@ ze_result_t zesGetPowerProcAddrTable(ze_api_version_t version, zes_power_dditabl
   return tracer_args.tracer_result;
 }
 
-/* zesGetFrequencyProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetFrequencyProcAddrTable(ze_api_version_t version,
-                                         zes_frequency_dditable_t *pDdiTable) {
-  ze_zesGetFrequencyProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetFrequencyProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetPowerProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetPowerProcAddrTable(ze_api_version_t version, zes_power_dditable_t *pDdiTable) {
+  ze_zesGetPowerProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetPowerProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetPowerProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                            pDdiTable);
+}
+
+/* zesGetFrequencyProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetFrequencyProcAddrTable(ze_zesGetFrequencyProcAddrTable_fn *tracer_real,
+                                                          const void *tracer_caller,
+                                                          ze_api_version_t version,
+                                                          zes_frequency_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetFrequencyProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFrequencyProcAddrTable", (void **)&ze_real.zesGetFrequencyProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20780,18 +26201,35 @@ ze_result_t zesGetFrequencyProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zesGetEngineProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetEngineProcAddrTable(ze_api_version_t version, zes_engine_dditable_t *pDdiTable) {
-  ze_zesGetEngineProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetEngineProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetFrequencyProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetFrequencyProcAddrTable(ze_api_version_t version,
+                                         zes_frequency_dditable_t *pDdiTable) {
+  ze_zesGetFrequencyProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetFrequencyProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetFrequencyProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                pDdiTable);
+}
+
+/* zesGetEngineProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetEngineProcAddrTable(ze_zesGetEngineProcAddrTable_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_api_version_t version,
+                                                       zes_engine_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetEngineProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetEngineProcAddrTable", (void **)&ze_real.zesGetEngineProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20823,18 +26261,34 @@ ze_result_t zesGetEngineProcAddrTable(ze_api_version_t version, zes_engine_ddita
   return tracer_args.tracer_result;
 }
 
-/* zesGetStandbyProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetStandbyProcAddrTable(ze_api_version_t version, zes_standby_dditable_t *pDdiTable) {
-  ze_zesGetStandbyProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetStandbyProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetEngineProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetEngineProcAddrTable(ze_api_version_t version, zes_engine_dditable_t *pDdiTable) {
+  ze_zesGetEngineProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetEngineProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetEngineProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                             pDdiTable);
+}
+
+/* zesGetStandbyProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetStandbyProcAddrTable(ze_zesGetStandbyProcAddrTable_fn *tracer_real,
+                                                        const void *tracer_caller,
+                                                        ze_api_version_t version,
+                                                        zes_standby_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetStandbyProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetStandbyProcAddrTable", (void **)&ze_real.zesGetStandbyProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20866,18 +26320,34 @@ ze_result_t zesGetStandbyProcAddrTable(ze_api_version_t version, zes_standby_ddi
   return tracer_args.tracer_result;
 }
 
-/* zesGetFirmwareProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetFirmwareProcAddrTable(ze_api_version_t version, zes_firmware_dditable_t *pDdiTable) {
-  ze_zesGetFirmwareProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetFirmwareProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetStandbyProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetStandbyProcAddrTable(ze_api_version_t version, zes_standby_dditable_t *pDdiTable) {
+  ze_zesGetStandbyProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetStandbyProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetStandbyProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                              pDdiTable);
+}
+
+/* zesGetFirmwareProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetFirmwareProcAddrTable(ze_zesGetFirmwareProcAddrTable_fn *tracer_real,
+                                                         const void *tracer_caller,
+                                                         ze_api_version_t version,
+                                                         zes_firmware_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetFirmwareProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFirmwareProcAddrTable", (void **)&ze_real.zesGetFirmwareProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20909,18 +26379,34 @@ ze_result_t zesGetFirmwareProcAddrTable(ze_api_version_t version, zes_firmware_d
   return tracer_args.tracer_result;
 }
 
-/* zesGetMemoryProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetMemoryProcAddrTable(ze_api_version_t version, zes_memory_dditable_t *pDdiTable) {
-  ze_zesGetMemoryProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetMemoryProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetFirmwareProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetFirmwareProcAddrTable(ze_api_version_t version, zes_firmware_dditable_t *pDdiTable) {
+  ze_zesGetFirmwareProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetFirmwareProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetFirmwareProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                               pDdiTable);
+}
+
+/* zesGetMemoryProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetMemoryProcAddrTable(ze_zesGetMemoryProcAddrTable_fn *tracer_real,
+                                                       const void *tracer_caller,
+                                                       ze_api_version_t version,
+                                                       zes_memory_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetMemoryProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetMemoryProcAddrTable", (void **)&ze_real.zesGetMemoryProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20952,19 +26438,34 @@ ze_result_t zesGetMemoryProcAddrTable(ze_api_version_t version, zes_memory_ddita
   return tracer_args.tracer_result;
 }
 
-/* zesGetFabricPortProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetFabricPortProcAddrTable(ze_api_version_t version,
-                                          zes_fabric_port_dditable_t *pDdiTable) {
-  ze_zesGetFabricPortProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetFabricPortProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetMemoryProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetMemoryProcAddrTable(ze_api_version_t version, zes_memory_dditable_t *pDdiTable) {
+  ze_zesGetMemoryProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetMemoryProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetMemoryProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                             pDdiTable);
+}
+
+/* zesGetFabricPortProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetFabricPortProcAddrTable(ze_zesGetFabricPortProcAddrTable_fn *tracer_real,
+                                                           const void *tracer_caller,
+                                                           ze_api_version_t version,
+                                                           zes_fabric_port_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetFabricPortProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFabricPortProcAddrTable", (void **)&ze_real.zesGetFabricPortProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -20996,19 +26497,35 @@ ze_result_t zesGetFabricPortProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zesGetTemperatureProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetTemperatureProcAddrTable(ze_api_version_t version,
-                                           zes_temperature_dditable_t *pDdiTable) {
-  ze_zesGetTemperatureProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetTemperatureProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetFabricPortProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetFabricPortProcAddrTable(ze_api_version_t version,
+                                          zes_fabric_port_dditable_t *pDdiTable) {
+  ze_zesGetFabricPortProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetFabricPortProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetFabricPortProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                 pDdiTable);
+}
+
+/* zesGetTemperatureProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetTemperatureProcAddrTable(ze_zesGetTemperatureProcAddrTable_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            ze_api_version_t version,
+                                                            zes_temperature_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetTemperatureProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetTemperatureProcAddrTable", (void **)&ze_real.zesGetTemperatureProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -21040,18 +26557,35 @@ ze_result_t zesGetTemperatureProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zesGetPsuProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetPsuProcAddrTable(ze_api_version_t version, zes_psu_dditable_t *pDdiTable) {
-  ze_zesGetPsuProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetPsuProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetTemperatureProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetTemperatureProcAddrTable(ze_api_version_t version,
+                                           zes_temperature_dditable_t *pDdiTable) {
+  ze_zesGetTemperatureProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetTemperatureProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetTemperatureProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                  pDdiTable);
+}
+
+/* zesGetPsuProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetPsuProcAddrTable(ze_zesGetPsuProcAddrTable_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    ze_api_version_t version,
+                                                    zes_psu_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetPsuProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPsuProcAddrTable", (void **)&ze_real.zesGetPsuProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -21083,18 +26617,34 @@ ze_result_t zesGetPsuProcAddrTable(ze_api_version_t version, zes_psu_dditable_t 
   return tracer_args.tracer_result;
 }
 
-/* zesGetFanProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetFanProcAddrTable(ze_api_version_t version, zes_fan_dditable_t *pDdiTable) {
-  ze_zesGetFanProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetFanProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetPsuProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetPsuProcAddrTable(ze_api_version_t version, zes_psu_dditable_t *pDdiTable) {
+  ze_zesGetPsuProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetPsuProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetPsuProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                          pDdiTable);
+}
+
+/* zesGetFanProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetFanProcAddrTable(ze_zesGetFanProcAddrTable_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    ze_api_version_t version,
+                                                    zes_fan_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetFanProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFanProcAddrTable", (void **)&ze_real.zesGetFanProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -21126,18 +26676,34 @@ ze_result_t zesGetFanProcAddrTable(ze_api_version_t version, zes_fan_dditable_t 
   return tracer_args.tracer_result;
 }
 
-/* zesGetLedProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetLedProcAddrTable(ze_api_version_t version, zes_led_dditable_t *pDdiTable) {
-  ze_zesGetLedProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetLedProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetFanProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetFanProcAddrTable(ze_api_version_t version, zes_fan_dditable_t *pDdiTable) {
+  ze_zesGetFanProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetFanProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetFanProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                          pDdiTable);
+}
+
+/* zesGetLedProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetLedProcAddrTable(ze_zesGetLedProcAddrTable_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    ze_api_version_t version,
+                                                    zes_led_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetLedProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetLedProcAddrTable", (void **)&ze_real.zesGetLedProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -21169,18 +26735,34 @@ ze_result_t zesGetLedProcAddrTable(ze_api_version_t version, zes_led_dditable_t 
   return tracer_args.tracer_result;
 }
 
-/* zesGetRasProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetRasProcAddrTable(ze_api_version_t version, zes_ras_dditable_t *pDdiTable) {
-  ze_zesGetRasProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetRasProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetLedProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetLedProcAddrTable(ze_api_version_t version, zes_led_dditable_t *pDdiTable) {
+  ze_zesGetLedProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetLedProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetLedProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                          pDdiTable);
+}
+
+/* zesGetRasProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetRasProcAddrTable(ze_zesGetRasProcAddrTable_fn *tracer_real,
+                                                    const void *tracer_caller,
+                                                    ze_api_version_t version,
+                                                    zes_ras_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetRasProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetRasProcAddrTable", (void **)&ze_real.zesGetRasProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -21212,19 +26794,34 @@ ze_result_t zesGetRasProcAddrTable(ze_api_version_t version, zes_ras_dditable_t 
   return tracer_args.tracer_result;
 }
 
-/* zesGetDiagnosticsProcAddrTable: level_zero/zes_ddi.h */
-ze_result_t zesGetDiagnosticsProcAddrTable(ze_api_version_t version,
-                                           zes_diagnostics_dditable_t *pDdiTable) {
-  ze_zesGetDiagnosticsProcAddrTable_fn *tracer_real =
-      __atomic_load_n(&ze_real.zesGetDiagnosticsProcAddrTable, __ATOMIC_ACQUIRE);
+/* zesGetRasProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetRasProcAddrTable(ze_api_version_t version, zes_ras_dditable_t *pDdiTable) {
+  ze_zesGetRasProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetRasProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetRasProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                          pDdiTable);
+}
+
+/* zesGetDiagnosticsProcAddrTable, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zesGetDiagnosticsProcAddrTable(ze_zesGetDiagnosticsProcAddrTable_fn *tracer_real,
+                                                            const void *tracer_caller,
+                                                            ze_api_version_t version,
+                                                            zes_diagnostics_dditable_t *pDdiTable) {
   if (!tracer_real)
     tracer_real = (ze_zesGetDiagnosticsProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDiagnosticsProcAddrTable", (void **)&ze_real.zesGetDiagnosticsProcAddrTable);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -21256,18 +26853,34 @@ ze_result_t zesGetDiagnosticsProcAddrTable(ze_api_version_t version,
   return tracer_args.tracer_result;
 }
 
-/* zelLoaderGetVersions: level_zero/loader/ze_loader.h */
-ze_result_t zelLoaderGetVersions(size_t *num_elems, zel_component_version_t *versions) {
-  ze_zelLoaderGetVersions_fn *tracer_real =
-      __atomic_load_n(&ze_real.zelLoaderGetVersions, __ATOMIC_ACQUIRE);
+/* zesGetDiagnosticsProcAddrTable: level_zero/zes_ddi.h */
+ze_result_t zesGetDiagnosticsProcAddrTable(ze_api_version_t version,
+                                           zes_diagnostics_dditable_t *pDdiTable) {
+  ze_zesGetDiagnosticsProcAddrTable_fn *tracer_real =
+      __atomic_load_n(&ze_real.zesGetDiagnosticsProcAddrTable, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(version, pDdiTable);
+  }
+  return ze_traced_zesGetDiagnosticsProcAddrTable(tracer_real, __builtin_return_address(0), version,
+                                                  pDdiTable);
+}
+
+/* zelLoaderGetVersions, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tracer_real,
+                                                  const void *tracer_caller, size_t *num_elems,
+                                                  zel_component_version_t *versions) {
   if (!tracer_real)
     tracer_real = (ze_zelLoaderGetVersions_fn *)tracer_resolve(
         "libze_loader.so.1", "zelLoaderGetVersions", (void **)&ze_real.zelLoaderGetVersions);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_elems, versions);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
@@ -21317,18 +26930,34 @@ ze_result_t zelLoaderGetVersions(size_t *num_elems, zel_component_version_t *ver
   return tracer_args.tracer_result;
 }
 
-/* zelLoaderTranslateHandle: level_zero/loader/ze_loader.h */
-ze_result_t zelLoaderTranslateHandle(zel_handle_type_t handleType, void *handleIn, void **handleOut) {
-  ze_zelLoaderTranslateHandle_fn *tracer_real =
-      __atomic_load_n(&ze_real.zelLoaderTranslateHandle, __ATOMIC_ACQUIRE);
+/* zelLoaderGetVersions: level_zero/loader/ze_loader.h */
+ze_result_t zelLoaderGetVersions(size_t *num_elems, zel_component_version_t *versions) {
+  ze_zelLoaderGetVersions_fn *tracer_real =
+      __atomic_load_n(&ze_real.zelLoaderGetVersions, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(num_elems, versions);
+  }
+  return ze_traced_zelLoaderGetVersions(tracer_real, __builtin_return_address(0), num_elems,
+                                        versions);
+}
+
+/* zelLoaderTranslateHandle, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandle_fn *tracer_real,
+                                                      const void *tracer_caller,
+                                                      zel_handle_type_t handleType, void *handleIn,
+                                                      void **handleOut) {
   if (!tracer_real)
     tracer_real = (ze_zelLoaderTranslateHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zelLoaderTranslateHandle", (void **)&ze_real.zelLoaderTranslateHandle);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handleType, handleIn, handleOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
@@ -21381,18 +27010,34 @@ ze_result_t zelLoaderTranslateHandle(zel_handle_type_t handleType, void *handleI
   return tracer_args.tracer_result;
 }
 
-/* zelTracerCreate: level_zero/layers/zel_tracing_api.h */
-ze_result_t zelTracerCreate(const zel_tracer_desc_t *desc, zel_tracer_handle_t *phTracer) {
-  ze_zelTracerCreate_fn *tracer_real =
-      __atomic_load_n(&ze_real.zelTracerCreate, __ATOMIC_ACQUIRE);
+/* zelLoaderTranslateHandle: level_zero/loader/ze_loader.h */
+ze_result_t zelLoaderTranslateHandle(zel_handle_type_t handleType, void *handleIn, void **handleOut) {
+  ze_zelLoaderTranslateHandle_fn *tracer_real =
+      __atomic_load_n(&ze_real.zelLoaderTranslateHandle, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(handleType, handleIn, handleOut);
+  }
+  return ze_traced_zelLoaderTranslateHandle(tracer_real, __builtin_return_address(0), handleType,
+                                            handleIn, handleOut);
+}
+
+/* zelTracerCreate, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real,
+                                             const void *tracer_caller,
+                                             const zel_tracer_desc_t *desc,
+                                             zel_tracer_handle_t *phTracer) {
   if (!tracer_real)
     tracer_real = (ze_zelTracerCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerCreate", (void **)&ze_real.zelTracerCreate);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
@@ -21442,18 +27087,32 @@ ze_result_t zelTracerCreate(const zel_tracer_desc_t *desc, zel_tracer_handle_t *
   return tracer_args.tracer_result;
 }
 
-/* zelTracerDestroy: level_zero/layers/zel_tracing_api.h */
-ze_result_t zelTracerDestroy(zel_tracer_handle_t hTracer) {
-  ze_zelTracerDestroy_fn *tracer_real =
-      __atomic_load_n(&ze_real.zelTracerDestroy, __ATOMIC_ACQUIRE);
+/* zelTracerCreate: level_zero/layers/zel_tracing_api.h */
+ze_result_t zelTracerCreate(const zel_tracer_desc_t *desc, zel_tracer_handle_t *phTracer) {
+  ze_zelTracerCreate_fn *tracer_real =
+      __atomic_load_n(&ze_real.zelTracerCreate, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(desc, phTracer);
+  }
+  return ze_traced_zelTracerCreate(tracer_real, __builtin_return_address(0), desc, phTracer);
+}
+
+/* zelTracerDestroy, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_real,
+                                              const void *tracer_caller,
+                                              zel_tracer_handle_t hTracer) {
   if (!tracer_real)
     tracer_real = (ze_zelTracerDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerDestroy", (void **)&ze_real.zelTracerDestroy);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
@@ -21500,18 +27159,33 @@ ze_result_t zelTracerDestroy(zel_tracer_handle_t hTracer) {
   return tracer_args.tracer_result;
 }
 
-/* zelTracerSetPrologues: level_zero/layers/zel_tracing_api.h */
-ze_result_t zelTracerSetPrologues(zel_tracer_handle_t hTracer, zel_core_callbacks_t *pCoreCbs) {
-  ze_zelTracerSetPrologues_fn *tracer_real =
-      __atomic_load_n(&ze_real.zelTracerSetPrologues, __ATOMIC_ACQUIRE);
+/* zelTracerDestroy: level_zero/layers/zel_tracing_api.h */
+ze_result_t zelTracerDestroy(zel_tracer_handle_t hTracer) {
+  ze_zelTracerDestroy_fn *tracer_real =
+      __atomic_load_n(&ze_real.zelTracerDestroy, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTracer);
+  }
+  return ze_traced_zelTracerDestroy(tracer_real, __builtin_return_address(0), hTracer);
+}
+
+/* zelTracerSetPrologues, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zel_tracer_handle_t hTracer,
+                                                   zel_core_callbacks_t *pCoreCbs) {
   if (!tracer_real)
     tracer_real = (ze_zelTracerSetPrologues_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetPrologues", (void **)&ze_real.zelTracerSetPrologues);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
@@ -21560,18 +27234,34 @@ ze_result_t zelTracerSetPrologues(zel_tracer_handle_t hTracer, zel_core_callback
   return tracer_args.tracer_result;
 }
 
-/* zelTracerSetEpilogues: level_zero/layers/zel_tracing_api.h */
-ze_result_t zelTracerSetEpilogues(zel_tracer_handle_t hTracer, zel_core_callbacks_t *pCoreCbs) {
-  ze_zelTracerSetEpilogues_fn *tracer_real =
-      __atomic_load_n(&ze_real.zelTracerSetEpilogues, __ATOMIC_ACQUIRE);
+/* zelTracerSetPrologues: level_zero/layers/zel_tracing_api.h */
+ze_result_t zelTracerSetPrologues(zel_tracer_handle_t hTracer, zel_core_callbacks_t *pCoreCbs) {
+  ze_zelTracerSetPrologues_fn *tracer_real =
+      __atomic_load_n(&ze_real.zelTracerSetPrologues, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTracer, pCoreCbs);
+  }
+  return ze_traced_zelTracerSetPrologues(tracer_real, __builtin_return_address(0), hTracer,
+                                         pCoreCbs);
+}
+
+/* zelTracerSetEpilogues, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *tracer_real,
+                                                   const void *tracer_caller,
+                                                   zel_tracer_handle_t hTracer,
+                                                   zel_core_callbacks_t *pCoreCbs) {
   if (!tracer_real)
     tracer_real = (ze_zelTracerSetEpilogues_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetEpilogues", (void **)&ze_real.zelTracerSetEpilogues);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
@@ -21620,18 +27310,33 @@ ze_result_t zelTracerSetEpilogues(zel_tracer_handle_t hTracer, zel_core_callback
   return tracer_args.tracer_result;
 }
 
-/* zelTracerSetEnabled: level_zero/layers/zel_tracing_api.h */
-ze_result_t zelTracerSetEnabled(zel_tracer_handle_t hTracer, ze_bool_t enable) {
-  ze_zelTracerSetEnabled_fn *tracer_real =
-      __atomic_load_n(&ze_real.zelTracerSetEnabled, __ATOMIC_ACQUIRE);
+/* zelTracerSetEpilogues: level_zero/layers/zel_tracing_api.h */
+ze_result_t zelTracerSetEpilogues(zel_tracer_handle_t hTracer, zel_core_callbacks_t *pCoreCbs) {
+  ze_zelTracerSetEpilogues_fn *tracer_real =
+      __atomic_load_n(&ze_real.zelTracerSetEpilogues, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTracer, pCoreCbs);
+  }
+  return ze_traced_zelTracerSetEpilogues(tracer_real, __builtin_return_address(0), hTracer,
+                                         pCoreCbs);
+}
+
+/* zelTracerSetEnabled, recorded: its wrapper (below) calls this while an event of it is enabled. */
+__attribute__((noinline))
+static ze_result_t ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *tracer_real,
+                                                 const void *tracer_caller,
+                                                 zel_tracer_handle_t hTracer, ze_bool_t enable) {
   if (!tracer_real)
     tracer_real = (ze_zelTracerSetEnabled_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetEnabled", (void **)&ze_real.zelTracerSetEnabled);
-  /* Tracing off costs these three loads: they come first. */
   if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full) ||
         lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
+      ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
@@ -21678,4 +27383,18 @@ ze_result_t zelTracerSetEnabled(zel_tracer_handle_t hTracer, ze_bool_t enable) {
     lttng_ust_tracepoint(lttng_ust_ze, call, tracer_record);
   ze_depth--;
   return tracer_args.tracer_result;
+}
+
+/* zelTracerSetEnabled: level_zero/layers/zel_tracing_api.h */
+ze_result_t zelTracerSetEnabled(zel_tracer_handle_t hTracer, ze_bool_t enable) {
+  ze_zelTracerSetEnabled_fn *tracer_real =
+      __atomic_load_n(&ze_real.zelTracerSetEnabled, __ATOMIC_ACQUIRE);
+  /* Tracing off costs four loads and a jump: recording, and resolving the real function
+   * the first time, are another function's, so that this one saves no register. */
+  if (tracer_real && !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full) ||
+                       lttng_ust_tracepoint_enabled(lttng_ust_ze, call))) {
+    return tracer_real(hTracer, enable);
+  }
+  return ze_traced_zelTracerSetEnabled(tracer_real, __builtin_return_address(0), hTracer, enable);
 }
