@@ -301,6 +301,7 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
   struct tally *t = &into->tally;
   t->events += from->events;
   t->own_events += from->own_events;
+  t->counted_calls += from->counted_calls;
   t->trace_bytes += from->trace_bytes;
   if (from->has_clock_read && (!t->has_clock_read || from->clock_read_ns < t->clock_read_ns))
     t->clock_read_ns = from->clock_read_ns;

@@ -89,6 +89,8 @@ int result_file_write(const char *path, const struct job_result *r) {
             r->failed[i].status);
   fprintf(f, "counts %llu %llu %llu %llu %llu %llu\n", (ull)t->events, (ull)t->own_events,
           (ull)t->trace_bytes, (ull)t->discarded, (ull)t->pauses, (ull)t->paused_ns);
+  if (t->counted_calls)
+    fprintf(f, "counted %llu\n", (ull)t->counted_calls);
   if (t->has_clock_read)
     fprintf(f, "clock_read %llu\n", (ull)t->clock_read_ns);
   if (t->has_calibration)
@@ -223,6 +225,12 @@ static bool read_line(struct reader *rd, char *line) {
     t->discarded += v[3];
     t->pauses += v[4];
     t->paused_ns += v[5];
+    return true;
+  }
+  if (strcmp(word, "counted") == 0) {
+    if (!numbers(&p, v, 1))
+      return false;
+    t->counted_calls += v[0];
     return true;
   }
   if (strcmp(word, "clock_read") == 0) {

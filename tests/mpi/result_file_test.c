@@ -41,6 +41,7 @@ static void rank_result(struct job_result *r, long rank, uint64_t ns) {
   b->threads.len = 2;
   b->events = 2;
   r->tally.events = 5;
+  r->tally.counted_calls = 3;
   id_set_add(&b->hosts, (uint64_t)job_result_host(r, rank < 2 ? "alpha" : "beta"));
   r->function_ns[0][0] = (struct job_spread){ns, ns, ns, 1, rank, rank};
   r->host_share[0] = (struct job_spread){500000, 500000, 500000, 1, rank, rank};
@@ -88,7 +89,7 @@ int main(void) {
   job_result_sort(&backward);
   EXPECT(forward.function_ns[0][0].min_rank == 1 && backward.function_ns[0][0].min_rank == 1);
   EXPECT(forward.function_ns[0][0].max_rank == 3 && forward.function_ns[0][0].count == 4);
-  EXPECT(forward.tally.backends[0].host[0].calls == 8);
+  EXPECT(forward.tally.backends[0].host[0].calls == 8 && forward.tally.counted_calls == 12);
   EXPECT(forward.tally.backends[0].hosts.len == 2 && forward.tally.backends[0].threads.len == 8);
   EXPECT(forward.matrix_count == 4 && forward.size_count == 1 && forward.sizes[0].calls == 4);
   EXPECT(forward.tally.backends[0].device_count == 1 &&
