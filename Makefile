@@ -10,7 +10,7 @@ WERROR ?= ON
 CMAKE_FLAGS = -DCMAKE_INSTALL_PREFIX=$(PREFIX) -DTRACER_BACKENDS="$(backend)" \
               -DTRACER_SANITIZE="$(SANITIZE)" -DTRACER_WERROR=$(WERROR)
 
-.PHONY: all configure test bench models check-generated fuzz install deb clean help
+.PHONY: all configure test bench bench-mpi models check-generated fuzz install deb clean help
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -24,6 +24,10 @@ test: all
 # Recording overhead and analysis speed against baselines (bench/RESULTS.md).
 bench: all
 	bench/run_bench.sh $(BUILD)
+
+# Merging MPI jobs' per-node results, and the per-node reduction (bench/MPI_MERGE.md).
+bench-mpi: all
+	bench/mpi_merge_bench.sh $(BUILD)
 
 # Regenerates every model from its spec and the installed headers.
 models: configure
@@ -55,6 +59,7 @@ help:
 	@echo "make [backend=NAME[,NAME]]  build apigen and the backends (default: all)"
 	@echo "make test                   build, then run the whole test suite"
 	@echo "make bench                  measure overhead and analysis speed (bench/RESULTS.md)"
+	@echo "make bench-mpi              merge MPI per-node results, per-node reduction (bench/MPI_MERGE.md)"
 	@echo "make models                 regenerate generated/*/model.yaml from api-specs/"
 	@echo "make check-generated        fail if generated/ is stale"
 	@echo "make fuzz [FUZZ_SECONDS=60] fuzz every reader of untrusted input (tests/fuzz/)"

@@ -22,10 +22,12 @@
 #include "event_map.h"
 #include "fork_listener.h"
 #include "gaps.h"
+#include "daemon_orphans.h"
 #include "job_folder.h"
+#include "job_report.h"
+#include "node_gather.h"
 #include "launch.h"
 #include "rank_env.h"
-#include "rank_spread.h"
 #include "run_record.h"
 #include "tracer_calibrate.h"
 #include "tracing_cost.h"
@@ -133,9 +135,11 @@ static const char usage[] =
     "      --traced-ranks LIST\n"
     "                         in an MPI job (mpirun -n N tracer APP), trace only these\n"
     "                         ranks (e.g. 0,4-7); the others run APP untraced. Each rank\n"
-    "                         writes DIR/rank-N; rank 0 waits for the others (at most\n"
+    "                         writes DIR/rank-N and its result; each node merges its\n"
+    "                         ranks' results; rank 0 waits for the nodes' (at most\n"
     "                         TRACER_JOB_TIMEOUT seconds, default 120) and prints one\n"
-    "                         report for the job\n"
+    "                         report for the job. Under Hydra (mpiexec.mpich) over\n"
+    "                         several nodes, give --trace-output: it has no job id\n"
     "  -q, --quiet            no messages from the tracer on standard error\n"
     "      --check            run no app: say whether a trace would work here (LTTng,\n"
     "                         session daemon, trace clock, backends and the libraries\n"
@@ -340,15 +344,50 @@ static int print_gaps(const struct ctf_trace *trace, const struct event_map *map
   return rc;
 }
 
+/* An MPI job's report from its per-node results (docs/multi-rank.md): the ranks
+ * expected (NULL: those whose folders the job has), waited for at most timeout_s. */
+static int analyse_job(const struct options *o, const char *job_dir, const long *ranks,
+                       size_t n, unsigned timeout_s) {
+  FILE *out = stdout;
+  if (o->output && !(out = fopen(o->output, "w"))) {
+    error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+    return TRACER_EXIT_ANALYSIS;
+  }
+  struct job_report_request req = {job_dir, ranks, n, timeout_s, o->threads, o->json};
+  struct node_gather_report got;
+  int rc = job_report_print(&req, out, &got) ? TRACER_EXIT_ANALYSIS : 0;
+  if (got.from_events)
+    say(o, "ranks without a result%s, counted from their events: %s",
+        ranks ? " in time" : "", got.late);
+  if (got.missing_count)
+    say(o, "ranks with neither a result nor a trace: %s", got.missing);
+  if (rc)
+    error("Cannot report on the job in %s: no rank's result or trace could be read", job_dir);
+  if (out != stdout && fclose(out) != 0) {
+    error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
+    rc = TRACER_EXIT_ANALYSIS;
+  }
+  fflush(stdout);
+  return rc;
+}
+
 static int analyse(const struct options *o, const char *trace_dir) {
   struct run_record run;
   run_record_read(trace_dir, &run);
   bool killed = (run.present && run.exit_code < 0) || job_folder_has_unfinished(trace_dir);
-  if (o->replay && killed && lttng_session_daemon_alive() == 1) {
+  if (o->replay && killed) {
     /* The tracer of this run (or of a rank) was killed: its session may still hold the
-     * last events. */
-    session_reap_stale();
+     * last events, in root's daemon or in the daemon private to its run. */
+    struct run_record *orphans;
+    size_t n = job_folder_orphans(trace_dir, &orphans);
+    for (size_t i = 0; i < n; i++)
+      daemon_orphan_flush(orphans[i].daemon_home, (pid_t)orphans[i].tracer_pid);
+    free(orphans);
+    if (lttng_session_daemon_alive() == 1)
+      session_reap_stale();
   }
+  if (!o->text && !o->timeline && job_folder_is_job(trace_dir))
+    return analyse_job(o, trace_dir, NULL, 0, 0);
   struct ctf_trace *trace;
   struct ctf_error err;
   if (ctf_trace_open(trace_dir, &trace, &err) != CTF_OK) {
@@ -388,20 +427,10 @@ static int analyse(const struct options *o, const char *trace_dir) {
        * stream came after its last packet: the difference is reported unattributed. */
       if (run.discarded_events > tally.discarded)
         tally.discarded = run.discarded_events;
-      struct rank_spread *spread = NULL;
-      if (!o->json && job_folder_is_job(trace_dir))
-        spread = rank_spread_load(trace_dir, o->threads);
-      if (o->json) {
+      if (o->json)
         tally_print_json(&tally, trace_dir, &run, out);
-      } else if (spread) {
-        rank_spread_print_summary(spread, out);
-        tally_print_text(&tally, NULL, out);
-        fputc('\n', out);
-        rank_spread_print_tables(spread, out);
-      } else {
+      else
         tally_print_text(&tally, &run, out);
-      }
-      rank_spread_free(spread);
       if (!o->json && tally_has_device_work(&tally) && print_gaps(trace, &map, out))
         rc = TRACER_EXIT_ANALYSIS;
       if (tally.error) {
@@ -491,7 +520,16 @@ static void pick_symbol_groups(const struct options *o, char **names, char **lib
     if (!d || !d->symbol_group[0])
       continue;
     if (!looked) {
-      linked = app_libraries(o->app[0]);
+      /* The group's libraries: the app's own list settles it without ldd when it can. */
+      const char *wanted[64];
+      size_t w = 0;
+      for (size_t k = 0; k < *n && w + 1 < sizeof wanted / sizeof *wanted; k++) {
+        const struct tracer_backend_desc *g = backends_find(names[k]);
+        if (g && g->symbol_group[0])
+          wanted[w++] = g->library;
+      }
+      wanted[w] = NULL;
+      linked = app_libraries_for(o->app[0], wanted);
       looked = true;
       /* Said under a launcher only: an app that is not an ELF program (a script) is
        * common outside MPI jobs, and the group's backends are then not its business. */
@@ -729,6 +767,11 @@ static int run(const struct options *o) {
     snprintf(unseen.command + used, sizeof unseen.command - used, "%s%s", a == o->app ? "" : " ",
              *a);
   }
+  if (session_lttng_home(session)) {
+    snprintf(unseen.daemon_home, sizeof unseen.daemon_home, "%s", session_lttng_home(session));
+    gethostname(unseen.daemon_host, sizeof unseen.daemon_host - 1);
+    unseen.tracer_pid = (long)getpid();
+  }
   run_record_write(trace_dir, &unseen);
   struct launch_process *app = NULL;
   struct launch_error lerr;
@@ -873,28 +916,35 @@ static int run_rank(const struct options *o, const struct rank_env *rank) {
   char folder[PATH_MAX];
   job_rank_folder(job_dir, rank->rank, folder, sizeof folder);
   mine.trace_output = folder;
+  /* Per-node results (cli/analysis/node_gather.h): each rank says where it runs, reduces
+   * its own trace when its app has ended, and the node's first rank merges the node's. */
+  node_gather_register(job_dir, rank->node, rank->rank, traced);
   int rc = traced ? run(&mine) : run_untraced(o);
+  const char *t = getenv("TRACER_JOB_TIMEOUT");
+  unsigned timeout = t && *t ? (unsigned)strtoul(t, NULL, 10) : 120;
+  if (rc != TRACER_EXIT_USAGE) {
+    if (traced && node_gather_rank(job_dir, rank->rank, 1))
+      say(o, "cannot write the result of rank %ld: %s", rank->rank, strerror(errno));
+    if (rank->local_rank == 0 && node_gather_node(job_dir, rank->node, rank->local_size,
+                                                  timeout) < 0)
+      say(o, "cannot write the result of node %s: %s", rank->node, strerror(errno));
+  }
   if (rank->rank != 0 || rc == TRACER_EXIT_USAGE) {
     free(job_dir);
     return rc;
   }
-  /* Rank 0 reports for the job once every traced rank's trace is complete. */
+  /* Rank 0 reports for the job once every traced rank's result is there. */
   long *ranks = calloc(rank->size > 0 ? (size_t)rank->size : 1, sizeof *ranks);
   size_t n = 0;
   for (long r = 0; ranks && r < (rank->size > 0 ? rank->size : 1); r++)
     if (!o->traced_ranks || rank_list_has(o->traced_ranks, r, &bad))
       ranks[n++] = r;
-  const char *t = getenv("TRACER_JOB_TIMEOUT");
-  unsigned timeout = t && *t ? (unsigned)strtoul(t, NULL, 10) : 120;
-  char missing[1024];
-  if (job_wait_ranks(job_dir, ranks, n, timeout, missing, sizeof missing))
-    say(o, "ranks whose trace was not complete after %u s, reported as far as they got: %s",
-        timeout, missing);
-  free(ranks);
   mark_latest(job_dir);
   say(o, "job of %ld rank%s (%s), trace saved in %s", rank->size, rank->size == 1 ? "" : "s",
       rank->launcher, job_dir);
-  int arc = analyse(o, job_dir);
+  int arc = o->text || o->timeline ? analyse(o, job_dir)
+                                   : analyse_job(o, job_dir, ranks, n, timeout);
+  free(ranks);
   free(job_dir);
   return rc ? rc : arc;
 }

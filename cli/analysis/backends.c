@@ -1,6 +1,7 @@
 /* backends: the compiled-in backend descriptions and those of TRACER_BACKEND_PATH. */
 #include "backends.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <stdio.h>
@@ -125,6 +126,15 @@ const struct tracer_backend_desc *backends_find_provider(const char *provider, s
         strncmp(tracer_backends[i]->provider, provider, len) == 0)
       return tracer_backends[i];
   return NULL;
+}
+
+void backends_title(const struct tracer_backend_desc *b, char *out, size_t size) {
+  const char *name = b->symbol_group && b->symbol_group[0] ? b->symbol_group : b->label;
+  size_t i = 0;
+  for (; name[i] && i + 1 < size; i++)
+    out[i] = (char)toupper((unsigned char)name[i]);
+  if (size)
+    out[i] = '\0';
 }
 
 int backends_function_index(const struct tracer_backend_desc *b, const char *name, size_t len) {

@@ -29,6 +29,9 @@ const char *backends_path_dir(const char *name);
 size_t backends_count(void);
 const struct tracer_backend_desc *backends_find(const char *name);
 const struct tracer_backend_desc *backends_find_provider(const char *provider, size_t len);
+/* The title of b's tables, as in BACKEND_<title>: its symbol group's name in capitals
+ * when it has one (MPICH's and Open MPI's are both "MPI"), else its label. */
+void backends_title(const struct tracer_backend_desc *b, char *out, size_t size);
 /* Index of a function of b by name, -1 when b has none of that name. */
 int backends_function_index(const struct tracer_backend_desc *b, const char *name, size_t len);
 

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include <unistd.h>
 
 #include "run_record.h"
 
@@ -55,15 +55,19 @@ bool job_folder_is_job(const char *dir) {
   long *ranks;
   size_t n = job_folder_ranks(dir, &ranks);
   free(ranks);
-  return n > 0;
-}
-
-static bool finished(const char *job_dir, long rank) {
-  char folder[4096];
-  job_rank_folder(job_dir, rank, folder, sizeof folder);
-  struct run_record run;
-  run_record_read(folder, &run);
-  return run.present && run.exit_code >= 0;
+  if (n)
+    return true;
+  /* Per-node results alone (node_gather.h). */
+  char nodes[4096];
+  snprintf(nodes, sizeof nodes, "%s/nodes", dir);
+  DIR *d = opendir(nodes);
+  bool found = false;
+  struct dirent *e;
+  while (d && !found && (e = readdir(d)))
+    found = strlen(e->d_name) > 7 && strcmp(e->d_name + strlen(e->d_name) - 7, ".result") == 0;
+  if (d)
+    closedir(d);
+  return found;
 }
 
 bool job_folder_has_unfinished(const char *dir) {
@@ -81,26 +85,34 @@ bool job_folder_has_unfinished(const char *dir) {
   return unfinished;
 }
 
-size_t job_wait_ranks(const char *job_dir, const long *ranks, size_t n, unsigned timeout_s,
-                      char *missing, size_t size) {
-  struct timespec start, now;
-  clock_gettime(CLOCK_MONOTONIC, &start);
-  size_t left;
-  for (;;) {
-    left = 0;
-    for (size_t i = 0; i < n; i++)
-      left += !finished(job_dir, ranks[i]);
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (!left || now.tv_sec - start.tv_sec >= (time_t)timeout_s)
-      break;
-    struct timespec nap = {0, 50 * 1000 * 1000};
-    nanosleep(&nap, NULL);
+static void add_orphan(const char *trace_dir, const char *host, struct run_record **records,
+                       size_t *n) {
+  struct run_record run;
+  run_record_read(trace_dir, &run);
+  if (!run.present || run.exit_code >= 0 || !run.daemon_home[0] ||
+      strcmp(run.daemon_host, host) != 0)
+    return;
+  struct run_record *grown = realloc(*records, (*n + 1) * sizeof *grown);
+  if (!grown)
+    return;
+  *records = grown;
+  (*records)[(*n)++] = run;
+}
+
+size_t job_folder_orphans(const char *dir, struct run_record **records) {
+  char host[256] = "";
+  gethostname(host, sizeof host - 1);
+  size_t n = 0;
+  *records = NULL;
+  long *ranks;
+  size_t count = job_folder_ranks(dir, &ranks);
+  for (size_t i = 0; i < count; i++) {
+    char folder[4096];
+    job_rank_folder(dir, ranks[i], folder, sizeof folder);
+    add_orphan(folder, host, records, &n);
   }
-  missing[0] = '\0';
-  for (size_t i = 0; i < n; i++)
-    if (!finished(job_dir, ranks[i])) {
-      size_t used = strlen(missing);
-      snprintf(missing + used, size - used, "%s%ld", used ? ", " : "", ranks[i]);
-    }
-  return left;
+  free(ranks);
+  if (!count)
+    add_orphan(dir, host, records, &n);
+  return n;
 }

@@ -18,6 +18,9 @@ int run_record_write(const char *trace_dir, const struct run_record *r) {
           "\nbyte_ps: %" PRIu64 "\n",
           r->command, r->status, r->exit_code, r->discarded_events, r->lost_packets,
           r->wall_ns, r->event_ps, r->byte_ps);
+  if (r->daemon_home[0])
+    fprintf(f, "daemon_home: %s\ndaemon_host: %s\ntracer_pid: %ld\n", r->daemon_home,
+            r->daemon_host, r->tracer_pid);
   return fclose(f);
 }
 
@@ -56,6 +59,12 @@ void run_record_read(const char *trace_dir, struct run_record *r) {
       r->event_ps = strtoull(value, NULL, 10);
     else if (strcmp(line, "byte_ps") == 0)
       r->byte_ps = strtoull(value, NULL, 10);
+    else if (strcmp(line, "daemon_home") == 0)
+      copy_value(r->daemon_home, sizeof r->daemon_home, value);
+    else if (strcmp(line, "daemon_host") == 0)
+      copy_value(r->daemon_host, sizeof r->daemon_host, value);
+    else if (strcmp(line, "tracer_pid") == 0)
+      r->tracer_pid = strtol(value, NULL, 10);
   }
   fclose(f);
   r->present = r->status[0] != '\0';

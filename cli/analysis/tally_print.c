@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends.h"
 #include "tracing_cost.h"
 #include "units.h"
 
@@ -80,7 +81,9 @@ static void print_host(const struct tally_backend *b, FILE *out) {
   if (!n)
     goto done;
   int width = name_width(names, n);
-  fprintf(out, "BACKEND_%s | %zu Hostnames | %zu Processes | %zu Threads |\n\n", b->desc->label,
+  char title[64];
+  backends_title(b->desc, title, sizeof title);
+  fprintf(out, "BACKEND_%s | %zu Hostnames | %zu Processes | %zu Threads |\n\n", title,
           b->hosts.len, b->processes.len, b->threads.len);
   time_header(out, width);
   for (uint32_t i = 0; i < b->function_count; i++)
@@ -201,7 +204,9 @@ static void print_messages(const struct tally_backend *b, FILE *out) {
   if (!n)
     goto done;
   int width = name_width(names, n);
-  fprintf(out, "Message traffic (%s)\n\n", b->desc->label);
+  char title[64];
+  backends_title(b->desc, title, sizeof title);
+  fprintf(out, "Message traffic (%s)\n\n", title);
   print_name(out, "Name", width);
   fprintf(out, " | %10s | %9s | %8s | %5s | %9s | %10s |\n", "Kind", "Bytes", "Bytes(%)", "Calls",
           "Average", "Bandwidth");

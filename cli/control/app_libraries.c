@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "elf_needed.h"
 #include "path_search.h"
 
 extern char **environ;
@@ -81,4 +82,20 @@ bool app_libraries_has(const char *list, const char *soname) {
     p = end ? end + 1 : p + len;
   }
   return false;
+}
+
+char *app_libraries_for(const char *app, const char *const *wanted) {
+  char *path = NULL;
+  int err = 0;
+  char *direct = NULL;
+  if (path_search_executable(app, &path, &err) == PATH_SEARCH_FOUND)
+    direct = elf_needed(path);
+  free(path);
+  bool settled = direct && elf_needed_runtime_only(direct);
+  for (size_t i = 0; direct && !settled && wanted && wanted[i]; i++)
+    settled = app_libraries_has(direct, wanted[i]);
+  if (settled)
+    return direct;
+  free(direct);
+  return app_libraries(app);
 }

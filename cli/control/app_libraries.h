@@ -12,6 +12,11 @@
  * through PATH as the launcher would. */
 char *app_libraries(const char *app);
 
+/* The same list, found cheaply when that settles which of wanted (sonames, NULL-ended)
+ * the app links: its own DT_NEEDED (elf_needed.h) when it names one of them, or names
+ * only the language runtimes (then it links none of them); else ldd's list. */
+char *app_libraries_for(const char *app, const char *const *wanted);
+
 /* True when the list holds soname as a whole line. */
 bool app_libraries_has(const char *list, const char *soname);
 

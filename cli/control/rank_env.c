@@ -9,15 +9,16 @@
 
 struct launcher {
   const char *name;
-  const char *rank, *size, *local_rank, *node;
+  const char *rank, *size, *local_rank, *node, *local_size;
 };
 
 static const struct launcher launchers[] = {
     {"Open MPI", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK",
-     NULL},
-    {"HPE Cray PALS", "PALS_RANKID", "PMI_SIZE", "PALS_LOCAL_RANKID", NULL},
-    {"MPICH Hydra", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", NULL},
-    {"Slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURMD_NODENAME"},
+     NULL, "OMPI_COMM_WORLD_LOCAL_SIZE"},
+    {"HPE Cray PALS", "PALS_RANKID", "PMI_SIZE", "PALS_LOCAL_RANKID", NULL, "PALS_LOCAL_SIZE"},
+    {"MPICH Hydra", "PMI_RANK", "PMI_SIZE", "MPI_LOCALRANKID", NULL, "MPI_LOCALNRANKS"},
+    /* Slurm's SLURM_TASKS_PER_NODE is a list per node ("2(x3),1"): not read. */
+    {"Slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID", "SLURMD_NODENAME", NULL},
 };
 
 static const char *value(const char *name) {
@@ -34,7 +35,7 @@ static long number(const char *name) {
 
 void rank_env_read(struct rank_env *r) {
   memset(r, 0, sizeof *r);
-  r->rank = r->size = r->local_rank = -1;
+  r->rank = r->size = r->local_rank = r->local_size = -1;
   for (size_t i = 0; i < sizeof launchers / sizeof *launchers; i++) {
     const struct launcher *l = &launchers[i];
     if (number(l->rank) < 0)
@@ -44,6 +45,7 @@ void rank_env_read(struct rank_env *r) {
     r->rank = number(l->rank);
     r->size = number(l->size);
     r->local_rank = number(l->local_rank);
+    r->local_size = number(l->local_size);
     if (value(l->node))
       snprintf(r->node, sizeof r->node, "%s", value(l->node));
     break;

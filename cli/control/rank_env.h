@@ -6,6 +6,8 @@
  *   HPE Cray PALS   PALS_RANKID           PMI_SIZE             PALS_LOCAL_RANKID          hostname
  *   MPICH Hydra     PMI_RANK              PMI_SIZE             MPI_LOCALRANKID            hostname
  *   Slurm (srun)    SLURM_PROCID          SLURM_NTASKS         SLURM_LOCALID              SLURMD_NODENAME
+ * and the ranks on this node: OMPI_COMM_WORLD_LOCAL_SIZE, PALS_LOCAL_SIZE, MPI_LOCALNRANKS
+ * (Slurm: not read).
  *
  * The first launcher whose rank variable is set wins; Slurm comes last because it also
  * sets SLURM_PROCID in a batch script around mpirun. The job id, which names the job's
@@ -21,7 +23,7 @@
 struct rank_env {
   bool present;          /* a launcher's rank variable is set */
   const char *launcher;  /* "MPICH Hydra", ...; static */
-  long rank, size, local_rank; /* -1 when the launcher does not say */
+  long rank, size, local_rank, local_size; /* -1 when the launcher does not say */
   char node[256];
   char job_id[300];
 };

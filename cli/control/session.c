@@ -373,6 +373,25 @@ static enum session_status make_app_environment(struct session *session,
  * kills the whole job step, tracer included) still hold buffers and keep recording. Their
  * names say which tracer made them: tracer-HOST-PID-XXXX. Destroying one flushes what it
  * holds into its trace folder, so the trace of the killed job is complete on disk. */
+bool session_tracer_alive(pid_t pid)
+{
+  if (kill(pid, 0) != 0 && errno == ESRCH) {
+    return false;
+  }
+  char path[64], stat[256] = "";
+  snprintf(path, sizeof path, "/proc/%ld/stat", (long)pid);
+  FILE *f = fopen(path, "r");
+  if (f == NULL) {
+    return true; /* cannot tell */
+  }
+  size_t n = fread(stat, 1, sizeof stat - 1, f);
+  fclose(f);
+  stat[n] = '\0';
+  /* "PID (COMM) STATE ...": COMM may hold spaces and parentheses, STATE follows the last ')'. */
+  const char *close = strrchr(stat, ')');
+  return !(close && close[1] == ' ' && close[2] == 'Z');
+}
+
 void session_reap_stale(void)
 {
   sigpipe_guard_install();
@@ -395,7 +414,7 @@ void session_reap_stale(void)
     }
     char *end;
     long pid = strtol(name + prefix_len, &end, 10);
-    if (pid <= 0 || *end != '-' || kill((pid_t)pid, 0) == 0 || errno != ESRCH) {
+    if (pid <= 0 || *end != '-' || session_tracer_alive((pid_t)pid)) {
       continue; /* its tracer still runs (or we cannot tell) */
     }
     lttng_destroy_session(name);

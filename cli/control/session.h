@@ -181,6 +181,11 @@ void session_free(struct session *session);
  * ended. */
 void session_reap_stale(void);
 
+/* Whether the process pid (a tracer) still runs: a killed tracer whose parent died too
+ * stays a zombie until init reaps it, which signal 0 cannot tell from a live process.
+ * True when it cannot tell. */
+bool session_tracer_alive(pid_t pid);
+
 /* What a trace folder holds once the session ended. */
 enum session_trace_content {
   SESSION_TRACE_COMPLETE,    /* a metadata file and event streams, all non-empty */

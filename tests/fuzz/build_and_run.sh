@@ -21,7 +21,7 @@ case $seconds in '' | *[!0-9]* | 0) echo "usage: $0 [SECONDS >= 1]" >&2; exit 2 
 root=$(cd "$(dirname "$0")/../.." && pwd)
 fuzz="$root/tests/fuzz"
 cc=${FUZZ_CC:-clang-19}
-targets=${FUZZ_TARGETS:-"spec model_check template ctf_metadata ctf_stream ctf_analysis"}
+targets=${FUZZ_TARGETS:-"spec model_check template ctf_metadata ctf_stream ctf_analysis result_file"}
 llvm=/usr/lib/llvm-19
 
 command -v "$cc" >/dev/null 2>&1 ||
@@ -43,6 +43,7 @@ generator_common="generator/diag.c generator/util.c generator/yamldoc.c"
 ctf=$(echo cli/ctf/ctf_*.c)
 analysis="cli/analysis/backends.c cli/analysis/event_map.c cli/analysis/id_set.c
           cli/analysis/tally.c cli/analysis/trace_text.c cli/analysis/units.c
+          cli/analysis/regions.c cli/analysis/line_order.c
           generated/opencl/opencl_events.c $work/backend_registry.c"
 # The registry cli/analysis/CMakeLists.txt makes, for the one backend traced today.
 cat >"$work/backend_registry.c" <<'EOF'
@@ -53,7 +54,7 @@ cat >"$work/backend_registry.c" <<'EOF'
 
 extern const struct tracer_backend_desc tracer_backend_opencl;
 
-const struct tracer_backend_desc *const tracer_backends[] = {
+const struct tracer_backend_desc *const tracer_backends_builtin[] = {
     &tracer_backend_opencl,
     NULL,
 };
@@ -69,6 +70,9 @@ sources_of() {
   ctf_metadata) echo "$ctf" ;;
   ctf_stream) echo "$ctf tests/fuzz/ctf_walk.c" ;;
   ctf_analysis) echo "$ctf $analysis" ;;
+  result_file)
+    echo "$ctf $analysis cli/analysis/run_record.c"
+    echo "cli/analysis/job_result.c cli/analysis/result_file.c" ;;
   *) return 1 ;;
   esac
 }
@@ -78,7 +82,7 @@ flags_of() {
   spec | template) echo "-Igenerator" ;;
   model_check) echo "-Igenerator -I$llvm/include" ;;
   ctf_metadata | ctf_stream) echo "-Icli/ctf" ;;
-  ctf_analysis) echo "-Icli/ctf -Icli/analysis -Iruntime" ;;
+  ctf_analysis | result_file) echo "-Icli/ctf -Icli/analysis -Iruntime" ;;
   esac
 }
 
@@ -86,7 +90,7 @@ libs_of() {
   case $1 in
   spec) echo "-lyaml" ;;
   model_check) echo "-lyaml -L$llvm/lib -lclang -Wl,-rpath,$llvm/lib" ;;
-  ctf_analysis) echo "-lpthread" ;;
+  ctf_analysis | result_file) echo "-lpthread" ;;
   esac
 }
 

@@ -1,19 +1,33 @@
 /* mpi_app: an MPI program that counts its own calls and the bytes of its messages, for the
  * MPI tests (tests/mpi/mpi_test.sh). Each rank writes its count to $APP_MANIFEST.RANK as
- *   {"rank": R, "calls": {"MPI_Send": 1, ...}, "bytes": {"MPI_Send": 800, ...}}
- * where bytes are count x the C size of the elements, as the program knows them.
- * With APP_ABORT_RANK=R, rank R calls MPI_Abort after its count (MPI_Abort not in it).
+ *   {"rank": R, "calls": {"MPI_Send": 1, ...}, "bytes": {"MPI_Send": 800, ...},
+ *    "sent": {"PEER": {"bytes": 1864, "messages": 3}, ...}}
+ * where bytes are count x the C size of the elements, as the program knows them, and
+ * "sent" is what this rank sent or put to each world rank (the job's matrix row).
+ * With APP_ABORT_RANK=R, rank R calls MPI_Abort after its count (MPI_Abort not in it);
+ * with APP_HANG_RANK=R, rank R sleeps a minute there (for a job killed mid-run).
  * Point-to-point (blocking between pairs, non-blocking in a ring), collectives on the
  * world and on a split communicator, and one-sided puts; any rank count from 1. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { NAMES = 64 };
 static const char *names[NAMES];
 static unsigned long long calls[NAMES], bytes[NAMES];
 static int name_count;
+enum { PEERS = 64 };
+static unsigned long long sent_bytes[PEERS], sent_messages[PEERS];
+
+/* A message this rank sends (or puts) to world rank peer. */
+static void sent(int peer, unsigned long long moved) {
+  if (peer >= 0 && peer < PEERS) {
+    sent_bytes[peer] += moved;
+    sent_messages[peer]++;
+  }
+}
 
 static void count(const char *name, unsigned long long moved) {
   int i = 0;
@@ -52,6 +66,13 @@ static void write_manifest(int rank) {
   fputs("}, \"bytes\": {", f);
   for (int i = 0; i < name_count; i++)
     fprintf(f, "%s\"%s\": %llu", i ? ", " : "", names[i], bytes[i]);
+  fputs("}, \"sent\": {", f);
+  for (int p = 0, first = 1; p < PEERS; p++)
+    if (sent_messages[p]) {
+      fprintf(f, "%s\"%d\": {\"bytes\": %llu, \"messages\": %llu}", first ? "" : ", ", p,
+              sent_bytes[p], sent_messages[p]);
+      first = 0;
+    }
   fputs("}}\n", f);
   fclose(f);
 }
@@ -70,12 +91,14 @@ int main(int argc, char **argv) {
   if (partner < size) {
     if (rank % 2 == 0) {
       CALL(MPI_Send, sizeof pair, pair, 100, MPI_DOUBLE, partner, 1, MPI_COMM_WORLD);
+      sent(partner, sizeof pair);
       CALL(MPI_Recv, sizeof pair, pair, 100, MPI_DOUBLE, partner, 2, MPI_COMM_WORLD,
            MPI_STATUS_IGNORE);
     } else {
       CALL(MPI_Recv, sizeof pair, pair, 100, MPI_DOUBLE, partner, 1, MPI_COMM_WORLD,
            MPI_STATUS_IGNORE);
       CALL(MPI_Send, sizeof pair, pair, 100, MPI_DOUBLE, partner, 2, MPI_COMM_WORLD);
+      sent(partner, sizeof pair);
     }
   }
 
@@ -89,6 +112,7 @@ int main(int argc, char **argv) {
        &requests[0]);
   CALL(MPI_Isend, sizeof out, out, 256, MPI_INT, (rank + 1) % size, 3, MPI_COMM_WORLD,
        &requests[1]);
+  sent((rank + 1) % size, sizeof out);
   CALL(MPI_Wait, sizeof out, &requests[1], MPI_STATUS_IGNORE);
   CALL(MPI_Wait, sizeof in, &requests[0], MPI_STATUS_IGNORE);
   if (in[5] != ((rank + size - 1) % size) * 1000 + 5) {
@@ -122,10 +146,14 @@ int main(int argc, char **argv) {
        &win);
   CALL(MPI_Win_fence, 0, 0, win);
   CALL(MPI_Put, sizeof mine, mine, 10, MPI_INT, (rank + 1) % size, 0, 10, MPI_INT, win);
+  sent((rank + 1) % size, sizeof mine);
   CALL(MPI_Win_fence, 0, 0, win);
   CALL(MPI_Win_free, 0, &win);
 
   write_manifest(rank);
+  const char *hang_rank = getenv("APP_HANG_RANK");
+  if (hang_rank && atoi(hang_rank) == rank)
+    sleep(60);
   const char *abort_rank = getenv("APP_ABORT_RANK");
   if (abort_rank && atoi(abort_rank) == rank)
     MPI_Abort(MPI_COMM_WORLD, 3);

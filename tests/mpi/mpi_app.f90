@@ -1,6 +1,6 @@
 ! mpi_app.f90: the Fortran twin of mpi_app.c for the MPI tests (tests/mpi/mpi_test.sh),
 ! through the `mpi` module. It counts its own calls and the bytes of its messages and
-! writes them to $APP_MANIFEST.RANK in the same JSON form.
+! writes them to $APP_MANIFEST.RANK in the same JSON form, with what it sent to each rank.
 program mpi_app
   use mpi
   implicit none
@@ -12,6 +12,7 @@ program mpi_app
   integer :: requests(2)
   double precision :: pair(100), local(16), sums(16)
   integer :: ring_out(256), ring_in(256), block(64)
+  integer, allocatable :: sent_bytes(:), sent_messages(:)
 
   name = [character(len=16) :: 'MPI_Init', 'MPI_Comm_rank', 'MPI_Comm_size', 'MPI_Send', &
           'MPI_Recv', 'MPI_Irecv', 'MPI_Isend', 'MPI_Wait', 'MPI_Bcast', 'MPI_Allreduce', &
@@ -23,6 +24,9 @@ program mpi_app
   call counted(2, 0)
   call mpi_comm_size(MPI_COMM_WORLD, nranks, ierr)
   call counted(3, 0)
+  allocate (sent_bytes(0:nranks - 1), sent_messages(0:nranks - 1))
+  sent_bytes = 0
+  sent_messages = 0
 
   ! Blocking between pairs (0-1, 2-3, ...): 100 doubles each way.
   pair = rank
@@ -31,6 +35,7 @@ program mpi_app
     if (mod(rank, 2) == 0) then
       call mpi_send(pair, 100, MPI_DOUBLE_PRECISION, partner, 1, MPI_COMM_WORLD, ierr)
       call counted(4, 800)
+      call sent(partner, 800)
       call mpi_recv(pair, 100, MPI_DOUBLE_PRECISION, partner, 2, MPI_COMM_WORLD, &
                     MPI_STATUS_IGNORE, ierr)
       call counted(5, 800)
@@ -40,6 +45,7 @@ program mpi_app
       call counted(5, 800)
       call mpi_send(pair, 100, MPI_DOUBLE_PRECISION, partner, 2, MPI_COMM_WORLD, ierr)
       call counted(4, 800)
+      call sent(partner, 800)
     end if
   end if
 
@@ -52,6 +58,7 @@ program mpi_app
   call counted(6, 1024)
   call mpi_isend(ring_out, 256, MPI_INTEGER, right, 3, MPI_COMM_WORLD, requests(2), ierr)
   call counted(7, 1024)
+  call sent(right, 1024)
   call mpi_wait(requests(2), MPI_STATUS_IGNORE, ierr)
   call counted(8, 1024)
   call mpi_wait(requests(1), MPI_STATUS_IGNORE, ierr)
@@ -72,6 +79,12 @@ program mpi_app
 
 contains
 
+  subroutine sent(peer, moved)
+    integer, intent(in) :: peer, moved
+    sent_bytes(peer) = sent_bytes(peer) + moved
+    sent_messages(peer) = sent_messages(peer) + 1
+  end subroutine sent
+
   subroutine counted(which, moved)
     integer, intent(in) :: which, moved
     if (ierr /= MPI_SUCCESS) stop 1
@@ -83,6 +96,7 @@ contains
     character(len=4096) :: base
     character(len=4200) :: path
     integer :: length, status, unit, k
+    logical :: first
     call get_environment_variable('APP_MANIFEST', base, length, status)
     if (status /= 0) return
     write (path, '(a, ".", i0)') trim(base), rank
@@ -96,6 +110,15 @@ contains
     do k = 1, names
       if (k > 1) write (unit, '(a)', advance='no') ', '
       write (unit, '(3a, i0)', advance='no') '"', trim(name(k)), '": ', bytes(k)
+    end do
+    write (unit, '(a)', advance='no') '}, "sent": {'
+    first = .true.
+    do k = 0, nranks - 1
+      if (sent_messages(k) == 0) cycle
+      if (.not. first) write (unit, '(a)', advance='no') ', '
+      first = .false.
+      write (unit, '(a, i0, a, i0, a, i0, a)', advance='no') '"', k, '": {"bytes": ', &
+        sent_bytes(k), ', "messages": ', sent_messages(k), '}'
     end do
     write (unit, '(a)') '}}'
     close (unit)

@@ -21,7 +21,8 @@ static const char *const all[] = {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE"
                                   "PALS_RANKID", "PALS_LOCAL_RANKID", "PALS_APID", "PMI_RANK",
                                   "PMI_SIZE", "MPI_LOCALRANKID", "SLURM_PROCID",
                                   "SLURM_NTASKS", "SLURM_LOCALID", "SLURMD_NODENAME",
-                                  "SLURM_JOB_ID", "SLURM_STEP_ID"};
+                                  "SLURM_JOB_ID", "SLURM_STEP_ID", "MPI_LOCALNRANKS",
+                                  "OMPI_COMM_WORLD_LOCAL_SIZE", "PALS_LOCAL_SIZE"};
 
 static void clear(void) {
   for (size_t i = 0; i < sizeof all / sizeof *all; i++)
@@ -38,18 +39,22 @@ int main(void) {
   setenv("PMI_SIZE", "4", 1);
   setenv("MPI_LOCALRANKID", "1", 1);
   rank_env_read(&r);
-  EXPECT(r.present && r.rank == 3 && r.size == 4 && r.local_rank == 1);
+  EXPECT(r.present && r.rank == 3 && r.size == 4 && r.local_rank == 1 && r.local_size == -1);
+  setenv("MPI_LOCALNRANKS", "2", 1);
+  rank_env_read(&r);
+  EXPECT(r.local_size == 2);
   EXPECT(strcmp(r.launcher, "MPICH Hydra") == 0 && r.job_id[0]);
 
   clear();
   setenv("OMPI_COMM_WORLD_RANK", "5", 1);
   setenv("OMPI_COMM_WORLD_SIZE", "8", 1);
   setenv("OMPI_COMM_WORLD_LOCAL_RANK", "2", 1);
+  setenv("OMPI_COMM_WORLD_LOCAL_SIZE", "4", 1);
   setenv("PMIX_NAMESPACE", "1242300417", 1);
   /* A batch script's Slurm variables around mpirun do not win over Open MPI's. */
   setenv("SLURM_PROCID", "0", 1);
   rank_env_read(&r);
-  EXPECT(r.present && r.rank == 5 && r.size == 8 && r.local_rank == 2);
+  EXPECT(r.present && r.rank == 5 && r.size == 8 && r.local_rank == 2 && r.local_size == 4);
   EXPECT(strcmp(r.launcher, "Open MPI") == 0 && strcmp(r.job_id, "1242300417") == 0);
 
   clear();

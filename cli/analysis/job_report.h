@@ -1,0 +1,29 @@
+/* job_report: the one report of an MPI job, from its per-node results (node_gather.h):
+ * the ranks that failed, where the ranks' time went and the verdict, the tables of a
+ * single run over all ranks, message sizes by bucket, and per-rank time; in JSON the
+ * tally over all ranks with a "job" object (ranks, failed ranks, message sizes, the
+ * rank-to-rank matrix). docs/multi-rank.md shows it. */
+#ifndef TRACER_JOB_REPORT_H
+#define TRACER_JOB_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "node_gather.h"
+
+struct job_report_request {
+  const char *job_dir;
+  const long *ranks;  /* the ranks expected; NULL: those whose folders the job has */
+  size_t rank_count;
+  unsigned timeout_s; /* how long to wait for results (with ranks) */
+  unsigned threads;   /* for ranks reduced from their events */
+  bool json;
+};
+
+/* Prints the report; *gathered says how the results came. Returns 0, or -1 when no rank
+ * could be counted (gathered->missing names them). */
+int job_report_print(const struct job_report_request *req, FILE *out,
+                     struct node_gather_report *gathered);
+
+#endif

@@ -1,0 +1,35 @@
+/* result_file: a job_result on disk, the per-rank and per-node results of an MPI job
+ * (docs/multi-rank.md). A small versioned text format, one record per line:
+ *
+ *   tracer-result 1
+ *   ranks 0 1 2 3
+ *   f INDEX CALLS ERRORS TOTAL MIN MAX ... NAME
+ *   ...
+ *   end
+ *
+ * Text because the figures are few (per function and per device row, never per event),
+ * a person can read and diff it, and it needs no library; numbers are integers, so
+ * writing and reading again gives the same result exactly. Names (kernels, streams) come
+ * last on their line and may hold spaces. A file without its `end` line is refused (a
+ * writer that died), and files are written to a temporary name and renamed.
+ */
+#ifndef TRACER_RESULT_FILE_H
+#define TRACER_RESULT_FILE_H
+
+#include "job_result.h"
+
+#define RESULT_FILE_VERSION 1
+#define RESULT_FILE_RANK "tracer-result.txt" /* a rank's, in its folder */
+
+/* Returns 0, or -1 (errno set) when the file cannot be written. */
+int result_file_write(const char *path, const struct job_result *r);
+
+/* Adds the result in path to r (made by job_result_init()). Returns 0, or -1 with a
+ * message in error ("file:line: ...") when it cannot be read; r may then hold part of it. */
+int result_file_read(const char *path, struct job_result *r, char *error, size_t size);
+
+/* Only the ranks a result covers (its first lines), into *ranks (owned by the caller).
+ * Returns how many, or -1 when the file cannot be read. */
+long result_file_ranks(const char *path, long **ranks);
+
+#endif

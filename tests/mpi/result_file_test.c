@@ -1,0 +1,151 @@
+/* result_file_test: per-node results (cli/analysis/result_file.c, job_result.c) written,
+ * read back and written again give the same file; merging is exact and independent of
+ * order (ties go to the lower rank); a file cut short, of another version or with a bad
+ * line is refused with its file and line; message sizes fall in their buckets. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backends.h"
+#include "result_file.h"
+
+static int failures;
+
+#define EXPECT(cond)                                                                      \
+  do {                                                                                    \
+    if (!(cond)) {                                                                        \
+      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                 \
+      failures++;                                                                         \
+    }                                                                                     \
+  } while (0)
+
+static char *slurp(const char *path) {
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return NULL;
+  char *text = calloc(1, 1 << 20);
+  size_t n = text ? fread(text, 1, (1 << 20) - 1, f) : 0;
+  (void)n;
+  fclose(f);
+  return text;
+}
+
+/* One rank's result: a function of the first backend called twice, a device row, a
+ * message size, a matrix row, a failed status. */
+static void rank_result(struct job_result *r, long rank, uint64_t ns) {
+  job_result_init(r);
+  struct tally_backend *b = &r->tally.backends[0];
+  b->host[0] = (struct tally_stat){2, 0, ns, ns / 4, ns - ns / 4};
+  b->processes.len = 1;
+  b->threads.len = 2;
+  b->events = 2;
+  r->tally.events = 5;
+  r->tally.counted_calls = 3;
+  id_set_add(&b->hosts, (uint64_t)job_result_host(r, rank < 2 ? "alpha" : "beta"));
+  r->function_ns[0][0] = (struct job_spread){ns, ns, ns, 1, rank, rank};
+  r->host_share[0] = (struct job_spread){500000, 500000, 500000, 1, rank, rank};
+  struct job_size_row size = {0, 0, job_size_bucket(800), 1, 800};
+  job_result_add_size(r, &size);
+  job_result_add_matrix(r, rank, rank ^ 1, 800, 1);
+  job_result_add_rank(r, rank);
+  r->ranks_timed = 1;
+  if (rank == 3) {
+    struct job_rank_status s = {3, false, "end was not seen (the tracer was stopped before it)"};
+    job_result_add_failed(r, &s);
+  }
+  b->device = calloc(1, sizeof *b->device);
+  b->device[0] = (struct tally_device){strdup("kernel with spaces"), 0, {1, 0, ns, ns, ns}, 64, 64, 64};
+  b->device_count = b->device_cap = 1;
+}
+
+int main(void) {
+  EXPECT(backends_count() > 0);
+  EXPECT(job_size_bucket(0) == 0 && job_size_bucket(1) == 1 && job_size_bucket(64) == 1);
+  EXPECT(job_size_bucket(65) == 2 && job_size_bucket(1024) == 3 && job_size_bucket(1025) == 4);
+  EXPECT(job_size_bucket(UINT64_MAX) == JOB_SIZE_BUCKETS - 1);
+  EXPECT(job_size_bucket_limit(3) == 1024 && job_size_bucket_limit(JOB_SIZE_BUCKETS - 1) == UINT64_MAX);
+
+  char dir[] = "/tmp/result_file_test.XXXXXX";
+  if (!mkdtemp(dir))
+    return perror("mkdtemp"), 1;
+  char a[4200], b[4200], c[4200], bad[4200];
+  snprintf(a, sizeof a, "%s/a.result", dir);
+  snprintf(b, sizeof b, "%s/b.result", dir);
+  snprintf(c, sizeof c, "%s/c.result", dir);
+  snprintf(bad, sizeof bad, "%s/bad.result", dir);
+
+  /* Ranks 0..3 merged in two orders give the same figures (ties to the lower rank). */
+  struct job_result ranks[4], forward, backward, again;
+  for (long i = 0; i < 4; i++)
+    rank_result(&ranks[i], i, i == 1 || i == 2 ? 1000 : 2000 + (uint64_t)i);
+  job_result_init(&forward);
+  job_result_init(&backward);
+  for (int i = 0; i < 4; i++) {
+    EXPECT(job_result_merge(&forward, &ranks[i]) == 0);
+    EXPECT(job_result_merge(&backward, &ranks[3 - i]) == 0);
+  }
+  job_result_sort(&forward);
+  job_result_sort(&backward);
+  EXPECT(forward.function_ns[0][0].min_rank == 1 && backward.function_ns[0][0].min_rank == 1);
+  EXPECT(forward.function_ns[0][0].max_rank == 3 && forward.function_ns[0][0].count == 4);
+  EXPECT(forward.tally.backends[0].host[0].calls == 8 && forward.tally.counted_calls == 12);
+  EXPECT(forward.tally.backends[0].hosts.len == 2 && forward.tally.backends[0].threads.len == 8);
+  EXPECT(forward.matrix_count == 4 && forward.size_count == 1 && forward.sizes[0].calls == 4);
+  EXPECT(forward.tally.backends[0].device_count == 1 &&
+         forward.tally.backends[0].device[0].time.calls == 4);
+  EXPECT(result_file_write(a, &forward) == 0 && result_file_write(b, &backward) == 0);
+  char *ta = slurp(a), *tb = slurp(b);
+  EXPECT(ta && tb && strcmp(ta, tb) == 0);
+  if (ta && tb && strcmp(ta, tb) != 0)
+    fprintf(stderr, "%s---\n%s", ta, tb);
+
+  /* Read back and written again: the same file. */
+  char error[1024] = "";
+  job_result_init(&again);
+  EXPECT(result_file_read(a, &again, error, sizeof error) == 0);
+  job_result_sort(&again);
+  EXPECT(result_file_write(c, &again) == 0);
+  char *tc = slurp(c);
+  EXPECT(ta && tc && strcmp(ta, tc) == 0);
+  long *covered;
+  EXPECT(result_file_ranks(a, &covered) == 4 && covered[3] == 3);
+  free(covered);
+
+  /* Cut short (no `end`), another version, a bad line: refused, naming file and line. */
+  FILE *f = fopen(bad, "w");
+  fprintf(f, "%.*s", (int)(strstr(ta, "\nend\n") - ta + 1), ta);
+  fclose(f);
+  struct job_result junk;
+  job_result_init(&junk);
+  EXPECT(result_file_read(bad, &junk, error, sizeof error) != 0);
+  EXPECT(strstr(error, bad) && strstr(error, "ends before its `end` line"));
+  f = fopen(bad, "w");
+  fputs("tracer-result 99\nend\n", f);
+  fclose(f);
+  EXPECT(result_file_read(bad, &junk, error, sizeof error) != 0 && strstr(error, ":1: Cannot"));
+  f = fopen(bad, "w");
+  fputs("tracer-result 1\nranks 1\nbogus 3\nend\n", f);
+  fclose(f);
+  EXPECT(result_file_read(bad, &junk, error, sizeof error) != 0 &&
+         strstr(error, ":3: Cannot read the result: unexpected line `bogus 3`"));
+  job_result_free(&junk);
+
+  for (int i = 0; i < 4; i++)
+    job_result_free(&ranks[i]);
+  job_result_free(&forward);
+  job_result_free(&backward);
+  job_result_free(&again);
+  free(ta);
+  free(tb);
+  free(tc);
+  unlink(a);
+  unlink(b);
+  unlink(c);
+  unlink(bad);
+  rmdir(dir);
+  if (failures)
+    return 1;
+  puts("PASS: result_file");
+  return 0;
+}
