@@ -30,7 +30,22 @@ struct feed {
    * call's end holds one, which the tally takes off too. */
   uint64_t clock_read_ns;
   bool has_clock_read;
+  /* Fields the event map does not name, by event class index (-2: not looked up yet):
+   * a device command's submitting call, a region's depth. */
+  struct extra_fields {
+    int call_tid, call_start, depth;
+  } *extra;
 };
+
+static const struct extra_fields *extra_of(struct feed *f, const struct ctf_event *ev) {
+  struct extra_fields *x = &f->extra[ev->event_class->index];
+  if (x->call_tid == -2) {
+    x->call_tid = ctf_event_class_field_index(ev->event_class, "call_tid");
+    x->call_start = ctf_event_class_field_index(ev->event_class, "call_start");
+    x->depth = ctf_event_class_field_index(ev->event_class, "depth");
+  }
+  return x;
+}
 
 /* A clock value in ns since the clock's origin: ctf_clock_to_ns() (128-bit arithmetic)
  * once per clock, then the distance from that reference scaled in double, which stays
@@ -210,7 +225,39 @@ static int on_device(struct feed *f, const struct event_info *info, const struct
   d.name = name.u.string.chars; /* NUL-terminated in the mapped stream */
   d.start = to_ns(f, ev, start);
   d.end = to_ns(f, ev, end);
+  const struct extra_fields *x = extra_of(f, ev);
+  bool ok_tid, ok_call;
+  int64_t call_tid = field_int(ev, x->call_tid, &ok_tid);
+  uint64_t call_start = (uint64_t)field_int(ev, x->call_start, &ok_call);
+  if (ok_tid && ok_call && call_tid > 0) {
+    d.call_tid = call_tid;
+    d.call_start = to_ns(f, ev, call_start);
+  }
   return f->consumer->device ? f->consumer->device(f->consumer->context, &d) : 0;
+}
+
+static int on_region(struct feed *f, const struct event_info *info, const struct ctf_event *ev,
+                     const char *host) {
+  struct ctf_value backend, name;
+  bool ok_start, ok_end, ok_depth;
+  if (!f->consumer->region ||
+      ctf_event_decode_field(ev, (size_t)info->device_backend, &backend, NULL) != CTF_OK ||
+      ctf_event_decode_field(ev, (size_t)info->device_name, &name, NULL) != CTF_OK ||
+      backend.kind != CTF_VALUE_STRING || name.kind != CTF_VALUE_STRING)
+    return 0;
+  struct feed_region r = {.host = host};
+  uint64_t start = (uint64_t)field_int(ev, info->start, &ok_start);
+  uint64_t end = (uint64_t)field_int(ev, info->device_end, &ok_end);
+  int64_t depth = field_int(ev, extra_of(f, ev)->depth, &ok_depth);
+  if (!ok_start || !ok_end || !event_map_ids(f->map, info, ev, &r.pid, &r.tid))
+    return 0;
+  /* Both strings are NUL-terminated in the mapped stream. */
+  r.backend = backend.u.string.chars;
+  r.name = name.u.string.chars;
+  r.depth = ok_depth && depth > 0 ? (unsigned)depth : 0;
+  r.start = to_ns(f, ev, start);
+  r.end = end > start ? to_ns(f, ev, end) : r.start;
+  return f->consumer->region(f->consumer->context, &r);
 }
 
 int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
@@ -224,6 +271,13 @@ int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
     return -1;
   }
   struct feed *f = calloc(1, sizeof *f);
+  size_t classes = ctf_trace_event_class_count(trace);
+  if (f && !(f->extra = malloc((classes ? classes : 1) * sizeof *f->extra))) {
+    free(f);
+    f = NULL;
+  }
+  for (size_t i = 0; f && i < classes; i++)
+    f->extra[i].call_tid = -2;
   if (!f) {
     ctf_merge_close(merge);
     *error = strdup("Cannot read the trace for the timeline: out of memory");
@@ -256,9 +310,11 @@ int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
     case EVENT_CALL: rc = on_call(f, info, ev, host); break;
     case EVENT_CLOCK_READ: on_clock_read(f, info, ev); break;
     case EVENT_DEVICE_COMMAND: rc = on_device(f, info, ev, host); break;
+    case EVENT_REGION: rc = on_region(f, info, ev, host); break;
     default: break;
     }
   }
+  free(f->extra);
   free(f);
   ctf_merge_close(merge);
   if (rc && !*error)
