@@ -42,6 +42,7 @@ struct held_call {
 struct fifo {
   struct pending items[MAX_PENDING];
   size_t head, count;
+  size_t identified; /* items with a thread (tid != 0): take_exact() looks only then */
 };
 
 struct allocation {
@@ -123,6 +124,7 @@ static uint64_t take(struct fifo *q, int64_t pid, int kind, const char *function
   if (found == q->count)
     return 0;
   uint64_t flow = q->items[(q->head + found) % MAX_PENDING].flow;
+  q->identified -= q->items[(q->head + found) % MAX_PENDING].tid != 0;
   /* Close the hole: move the older ones up by one. */
   for (size_t k = found; k > 0; k--)
     q->items[(q->head + k) % MAX_PENDING] = q->items[(q->head + k - 1) % MAX_PENDING];
@@ -134,11 +136,12 @@ static uint64_t take(struct fifo *q, int64_t pid, int kind, const char *function
 /* The pending entry of exactly this call (process, thread, start within the 1 ns that
  * converting two clock values may differ by), taken out; 0 when none. */
 static uint64_t take_exact(struct fifo *q, int64_t pid, int64_t tid, uint64_t start) {
-  for (size_t i = 0; i < q->count; i++) {
+  for (size_t i = 0; q->identified && i < q->count; i++) {
     struct pending *p = &q->items[(q->head + i) % MAX_PENDING];
     if (p->pid != pid || p->tid != tid || p->call_start + 1 < start || start + 1 < p->call_start)
       continue;
     uint64_t flow = p->flow;
+    q->identified--;
     for (size_t k = i; k > 0; k--)
       q->items[(q->head + k) % MAX_PENDING] = q->items[(q->head + k - 1) % MAX_PENDING];
     q->head = (q->head + 1) % MAX_PENDING;
@@ -150,9 +153,11 @@ static uint64_t take_exact(struct fifo *q, int64_t pid, int64_t tid, uint64_t st
 
 static void put(struct fifo *q, struct pending p) {
   if (q->count == MAX_PENDING) { /* never matched: forget the oldest */
+    q->identified -= q->items[q->head].tid != 0;
     q->head = (q->head + 1) % MAX_PENDING;
     q->count--;
   }
+  q->identified += p.tid != 0;
   q->items[(q->head + q->count++) % MAX_PENDING] = p;
 }
 
@@ -336,10 +341,11 @@ static int on_call(void *context, const struct feed_call *c) {
                              .name = fn->name, .args = c->args, .arg_count = c->arg_count,
                              .stable_names = true};
   int kind = command_kind(fn->meaning);
-  if (kind >= 0 && !c->failed) {
-    s.flow_out = take_exact(&b->devices, c->pid, c->tid, c->start);
-    if (!s.flow_out)
-      s.flow_out = take(&b->devices, c->pid, kind, fn->name, c->start, false);
+  /* A device command recorded before its call returned names it exactly, whatever the
+   * call means (an OMPT callback's row). */
+  s.flow_out = take_exact(&b->devices, c->pid, c->tid, c->start);
+  if (kind >= 0 && !c->failed && !s.flow_out) {
+    s.flow_out = take(&b->devices, c->pid, kind, fn->name, c->start, false);
     if (!s.flow_out) {
       s.flow_out = ++b->next_flow;
       put(&b->calls, (struct pending){c->pid, kind, fn->name, c->start, s.flow_out, c->tid,
@@ -420,6 +426,9 @@ static int on_device(void *context, const struct feed_device *d) {
                                                                            : paren[i + 1]);
     direction = kind_of_copy;
   }
+  const char *colon = strchr(d->name, ':'); /* a row's value: "...:transfer_to_device" */
+  if ((!direction || !*direction) && colon)
+    direction = colon + 1;
   struct timeline_arg args[5];
   size_t n = 0;
   const char *category = "command";
