@@ -25,6 +25,7 @@
 #include "job_folder.h"
 #include "launch.h"
 #include "rank_env.h"
+#include "rank_timeline.h"
 #include "rank_spread.h"
 #include "run_record.h"
 #include "tracer_calibrate.h"
@@ -321,6 +322,31 @@ static bool tally_has_device_work(const struct tally *tally) {
     if (tally->backends[i].device_count)
       return true;
   return false;
+}
+
+/* -l in a job: each rank writes its own timeline (cli/analysis/rank_timeline.h). */
+static void write_rank_timeline(const struct options *o, const char *rank_dir) {
+  char *msg = NULL;
+  if (rank_timeline_write(rank_dir, o->timeline_split, NULL, &msg))
+    error("Cannot write the rank's timeline: %s", msg ? msg : "");
+  free(msg);
+}
+
+/* Rank 0: the job's timeline, the ranks' own joined; 0 or an exit status. */
+static int join_rank_timelines(const struct options *o, const char *job_dir) {
+  char path[PATH_MAX], *msg = NULL;
+  snprintf(path, sizeof path, "%s", o->timeline_path ? o->timeline_path : "");
+  if (!o->timeline_path)
+    snprintf(path, sizeof path, "%s/timeline.pftrace", job_dir);
+  unsigned ranks;
+  uint64_t bytes;
+  if (rank_timeline_join(job_dir, path, &ranks, &bytes, &msg)) {
+    error("Cannot write the timeline: %s", msg ? msg : "");
+    free(msg);
+    return TRACER_EXIT_ANALYSIS;
+  }
+  say(o, "timeline: %s (%u ranks, %.1f MiB)", path, ranks, (double)bytes / (1 << 20));
+  return 0;
 }
 
 /* After the tables: device use, copy/compute overlap and idle gaps (cli/analysis/gaps.c). */
@@ -771,6 +797,8 @@ static int run(const struct options *o) {
     size_t used = strlen(run.command);
     snprintf(run.command + used, sizeof run.command - used, "%s%s", a == o->app ? "" : " ", *a);
   }
+  if (o->job_member && o->timeline) /* before the record that tells rank 0 it is done */
+    write_rank_timeline(o, trace_dir);
   if (run_record_write(trace_dir, &run))
     say(o, "cannot write %s/%s: %s", trace_dir, RUN_RECORD_FILE, strerror(errno));
   if (!run.clean)
@@ -890,7 +918,11 @@ static int run_rank(const struct options *o, const struct rank_env *rank) {
   mark_latest(job_dir);
   say(o, "job of %ld rank%s (%s), trace saved in %s", rank->size, rank->size == 1 ? "" : "s",
       rank->launcher, job_dir);
-  int arc = analyse(o, job_dir);
+  struct options report = *o;
+  report.timeline = false; /* the ranks wrote theirs: joined, not built again */
+  int arc = analyse(&report, job_dir);
+  if (o->timeline && !arc)
+    arc = join_rank_timelines(o, job_dir);
   free(job_dir);
   return rc ? rc : arc;
 }

@@ -84,6 +84,7 @@ struct build {
   } recent_calls[RECENT_CALLS];
   size_t recent_next;
   struct held_call held[MAX_HELD];
+  int64_t rank_pid; /* a rank's first process */
 };
 
 static int command_kind(enum tracer_meaning m) {
@@ -163,7 +164,15 @@ static void put(struct fifo *q, struct pending p) {
 
 static timeline_track process_track(struct build *b, const char *host, int64_t pid) {
   char name[256];
-  if (b->options->app_name)
+  if (b->options->is_rank) {
+    /* The rank's first process is the rank; others (forked) say their pid. */
+    if (!b->rank_pid)
+      b->rank_pid = pid;
+    if (pid == b->rank_pid)
+      snprintf(name, sizeof name, "rank %ld (%s)", b->options->rank, host);
+    else
+      snprintf(name, sizeof name, "rank %ld (%s) pid %" PRId64, b->options->rank, host, pid);
+  } else if (b->options->app_name)
     snprintf(name, sizeof name, "%s (pid %" PRId64 ")", b->options->app_name, pid);
   else
     snprintf(name, sizeof name, "pid %" PRId64, pid);
@@ -476,6 +485,7 @@ int timeline_build(const struct ctf_trace *trace, const struct event_map *map,
   }
   b->tl = tl;
   b->options = options;
+  b->next_flow = options->flow_base;
   struct feed_consumer consumer = {b, on_call, on_device, true, on_region}, upstream;
   struct feed_pipe *pipe = NULL;
   /* Reading the trace on this thread, the timeline's encoding and writing on another;

@@ -12,12 +12,19 @@
 #ifndef TRACER_TIMELINE_BUILD_H
 #define TRACER_TIMELINE_BUILD_H
 
+#include <stdint.h>
+
 #include "ctf.h"
 #include "event_map.h"
 #include "timeline.h"
 
 struct timeline_build_options {
   const char *app_name;  /* shown with process ids; may be NULL */
+  /* One rank of a job (cli/analysis/rank_timeline.h): its processes are named
+   * "rank N (HOST)", and its flow ids start after flow_base. */
+  bool is_rank;
+  long rank;
+  uint64_t flow_base;
 };
 
 /* Writes the trace's timeline through tl (opened by the caller, who closes it).

@@ -22,6 +22,7 @@ struct lane {
 
 struct track {
   timeline_track uuid, parent;
+  uint64_t written;         /* the uuid in the files (timeline_options.uuid_base) */
   enum track_kind kind;
   int64_t id;               /* pid, tid, queue id; 0 for named tracks */
   int64_t pid;              /* processes and threads */
@@ -52,6 +53,8 @@ struct intern {
 
 /* One output file of protobuf packets. */
 struct sink {
+  const struct timeline *owner; /* borrowed: its tracks' written uuids */
+  uint32_t sequence_id;
   int fd;
   char *path;         /* owned */
   struct pb out;      /* Trace bytes not yet written */
@@ -103,6 +106,8 @@ uint64_t sink_intern(struct sink *sink, const char *name, bool arg, bool stable,
                      struct pb *packet, size_t *data);
 void sink_track_descriptor(struct sink *sink, struct pb *packet, const struct track *t);
 void intern_free(struct intern *in);
+/* The uuid a track has in the files. */
+uint64_t sink_uuid(const struct sink *sink, timeline_track track);
 
 /* timeline_json.c */
 void json_track(struct timeline *tl, const struct track *t);

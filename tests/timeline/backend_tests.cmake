@@ -35,6 +35,11 @@ if(TARGET tracer AND TARGET pftrace_dump)
       COMMAND sh "${tl_script}" mpich $<TARGET_FILE:tracer> $<TARGET_FILE:pftrace_dump>
               -n 2 mpiexec.mpich "${CMAKE_CURRENT_BINARY_DIR}/mpi/mpi_app_mpich_c")
     list(APPEND tl_tests e2e_timeline_mpi)
+    add_test(NAME e2e_timeline_ranks
+      COMMAND sh "${CMAKE_CURRENT_SOURCE_DIR}/timeline/timeline_ranks_test.sh"
+              $<TARGET_FILE:tracer> $<TARGET_FILE:pftrace_dump> mpiexec.mpich
+              "${CMAKE_CURRENT_BINARY_DIR}/mpi/mpi_app_mpich_c")
+    list(APPEND tl_tests e2e_timeline_ranks)
   endif()
   if(tl_tests)
     set_tests_properties(${tl_tests} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300

@@ -6,7 +6,7 @@ function kv(s,   i, out, parts, n, k) {
   return out
 }
 $1 == "track" { name = $0; sub(/.* name=/, "", name); line = $0; sub(/ name=.*/, "", line)
-  printf "{\"type\":\"track\",\"uuid\":%s%s,\"name\":\"%s\"}\n", $2, kv(line), name }
+  printf "{\"type\":\"track\",\"uuid\":\"%s\"%s,\"name\":\"%s\"}\n", $2, kv(line), name }
 $1 == "slice" { name = $0; sub(/.* name=/, "", name); args = name; sub(/ args=.*/, "", name); sub(/^.* args=/, "", args)
-  printf "{\"type\":\"slice\",\"track\":%s,\"start\":%s,\"end\":%s%s,\"name\":\"%s\",\"args\":\"%s\"}\n", $2, $3, $4, kv($5 " " $5 " " $6), name, args }
-$1 == "counter" { printf "{\"type\":\"counter\",\"track\":%s,\"ts\":%s,\"value\":%s}\n", $2, $3, $4 }
+  printf "{\"type\":\"slice\",\"track\":\"%s\",\"start\":%s,\"end\":%s%s,\"name\":\"%s\",\"args\":\"%s\"}\n", $2, $3, $4, kv($5 " " $5 " " $6), name, args }
+$1 == "counter" { printf "{\"type\":\"counter\",\"track\":\"%s\",\"ts\":%s,\"value\":%s}\n", $2, $3, $4 }
