@@ -116,21 +116,22 @@ static int put_call(void *context, const struct feed_call *call) {
     return atomic_load(&p->status);
   r->type = RECORD_CALL;
   r->call = *call;
-  size_t n = call->arg_count < PIPE_ARGS ? call->arg_count : PIPE_ARGS, used = 0;
+  /* The trace's strings in one copy; the static ones (names of values) as they are. */
+  size_t n = call->arg_count < PIPE_ARGS ? call->arg_count : PIPE_ARGS;
+  size_t used = call->text_used < PIPE_TEXT ? call->text_used : PIPE_TEXT;
+  memcpy(r->text, call->text, used);
+  memcpy(r->args, call->args, n * sizeof *r->args);
   for (size_t i = 0; i < n; i++) {
-    r->args[i] = call->args[i];
-    if (call->args[i].kind == TIMELINE_ARG_STRING) {
-      size_t len = strlen(call->args[i].v.s);
-      if (used + len + 1 > PIPE_TEXT)
-        len = used + 1 < PIPE_TEXT ? PIPE_TEXT - used - 1 : 0;
-      memcpy(r->text + used, call->args[i].v.s, len);
-      r->text[used + len] = 0;
-      r->args[i].v.s = r->text + used;
-      used += len + 1;
-    }
+    const char *s = call->args[i].v.s;
+    if (call->args[i].kind == TIMELINE_ARG_STRING && s >= call->text &&
+        s < call->text + call->text_used)
+      r->args[i].v.s = s < call->text + used ? r->text + (s - call->text) : "";
   }
+  r->text[used ? used - 1 : 0] = 0; /* a string cut at the end stays terminated */
   r->call.args = r->args;
   r->call.arg_count = n;
+  r->call.text = r->text;
+  r->call.text_used = used;
   publish(p);
   return 0;
 }

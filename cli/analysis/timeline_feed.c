@@ -17,8 +17,17 @@ struct frame {
   char text[TEXT_BYTES]; /* the arguments' strings */
 };
 
+/* The formats of a function's named slots, found once (backends_field_format searches
+ * by name): direct-mapped by the function's description. */
+enum { FORMAT_CACHE = 512 };
+struct slot_formats {
+  const struct tracer_function_desc *fd;
+  const struct tracer_field_format *format[MAX_ARGS];
+};
+
 struct feed {
   const struct event_map *map;
+  struct slot_formats *formats; /* FORMAT_CACHE; owned */
   const struct feed_consumer *consumer;
   struct ctf_value values[MAX_FIELDS];
   struct frame scratch;
@@ -84,9 +93,23 @@ static bool is_length(const char *name) {
 
 /* The record's named slots as arguments: the arguments as passed, then the result, the
  * status and the out values (absent where their pointer was NULL). */
-static void add_slots(struct frame *fr, const struct tracer_function_desc *fd,
+static const struct slot_formats *formats_of(struct feed *f,
+                                             const struct tracer_function_desc *fd) {
+  struct slot_formats *c = &f->formats[((uintptr_t)fd / sizeof *fd) % FORMAT_CACHE];
+  if (c->fd != fd) {
+    c->fd = fd;
+    for (uint32_t k = 0; k < fd->slot_count && k < MAX_ARGS; k++)
+      c->format[k] = fd->slots[k].name ? backends_field_format(fd, fd->slots[k].name,
+                                                               strlen(fd->slots[k].name))
+                                       : NULL;
+  }
+  return c;
+}
+
+static void add_slots(struct feed *f, struct frame *fr, const struct tracer_function_desc *fd,
                       const uint64_t *slots, size_t n) {
-  for (uint32_t k = 0; k < fd->slot_count && fr->arg_count < MAX_ARGS; k++) {
+  const struct slot_formats *formats = formats_of(f, fd);
+  for (uint32_t k = 0; k < fd->slot_count && k < MAX_ARGS && fr->arg_count < MAX_ARGS; k++) {
     const struct tracer_slot *slot = &fd->slots[k];
     if (!slot->name || slot->index >= n ||
         (slot->present_if >= 0 && (size_t)slot->present_if < n && slots[slot->present_if] == 0))
@@ -94,8 +117,7 @@ static void add_slots(struct frame *fr, const struct tracer_function_desc *fd,
     struct timeline_arg *a = &fr->args[fr->arg_count++];
     a->name = slot->name;
     int64_t value = event_map_slot_value(slot, slots[slot->index]);
-    const struct tracer_field_format *format =
-        backends_field_format(fd, slot->name, strlen(slot->name));
+    const struct tracer_field_format *format = formats->format[k];
     const char *label = backends_value_name(format ? format->names : NULL, value);
     if (label) {
       a->kind = TIMELINE_ARG_STRING;
@@ -161,7 +183,11 @@ static int64_t field_int(const struct ctf_event *ev, int field, bool *ok) {
 static int on_call(struct feed *f, const struct event_info *info, const struct ctf_event *ev,
                    const char *host) {
   struct event_call packed;
-  if (!event_map_call(info, ev, &packed) || packed.function < 0 ||
+  /* The record once: its head, then (for arguments) its slots. */
+  uint64_t slots[MAX_SLOTS];
+  size_t n = event_map_record(info, ev, slots, f->consumer->want_args ? MAX_SLOTS
+                                                                      : EVENT_RECORD_HEAD);
+  if (!event_map_call_unpack(slots, n, &packed) || packed.function < 0 ||
       (uint64_t)packed.function >= info->desc->function_count)
     return 0;
   const struct tracer_function_desc *fd = &info->desc->functions[packed.function];
@@ -175,14 +201,14 @@ static int on_call(struct feed *f, const struct event_info *info, const struct c
   struct frame *fr = &f->scratch;
   fr->arg_count = fr->text_used = 0;
   if (f->consumer->want_args) {
-    uint64_t slots[MAX_SLOTS];
-    size_t n = event_map_record(info, ev, slots, MAX_SLOTS);
-    add_slots(fr, fd, slots, n);
+    add_slots(f, fr, fd, slots, n);
     if (info->full)
       add_strings(f, fr, ev, info);
   }
   call.args = fr->args;
   call.arg_count = fr->arg_count;
+  call.text = fr->text;
+  call.text_used = fr->text_used;
   return f->consumer->call ? f->consumer->call(f->consumer->context, &call) : 0;
 }
 
@@ -272,7 +298,9 @@ int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
   }
   struct feed *f = calloc(1, sizeof *f);
   size_t classes = ctf_trace_event_class_count(trace);
-  if (f && !(f->extra = malloc((classes ? classes : 1) * sizeof *f->extra))) {
+  if (f && (!(f->extra = malloc((classes ? classes : 1) * sizeof *f->extra)) ||
+            !(f->formats = calloc(FORMAT_CACHE, sizeof *f->formats)))) {
+    free(f->extra);
     free(f);
     f = NULL;
   }
@@ -315,6 +343,7 @@ int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
     }
   }
   free(f->extra);
+  free(f->formats);
   free(f);
   ctf_merge_close(merge);
   if (rc && !*error)

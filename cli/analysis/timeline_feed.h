@@ -31,6 +31,10 @@ struct feed_call {
   int64_t status;
   const struct timeline_arg *args;   /* entry arguments, then results; may be empty */
   size_t arg_count;
+  /* The strings of args taken from the trace lie in text[0, text_used); the others
+   * (names of values) are static. */
+  const char *text;
+  size_t text_used;
 };
 
 struct feed_device {
