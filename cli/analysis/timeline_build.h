@@ -4,11 +4,11 @@
  * Tracks: host > process > thread for calls (nested calls nest), host > "<backend>
  * device" > queue for device commands, and per process a counter of the memory
  * allocated through the traced APIs (alloc and free meanings of the event metadata).
- * Each device command gets a flow from the call that submitted it: the oldest call of
- * its process, of the matching meaning (kernel launch, transfer of that function,
- * other command), that started before it and is not matched yet. The trace has no
- * correlation id today, so with several queues completing out of order a flow can
- * point at the wrong call of the same kind; the one-event format can carry one. */
+ * Regions are slices on their thread's track, around the calls inside them.
+ * Each device command gets a flow from the call that submitted it: the call it names
+ * (its thread and start), else, where it names none, the oldest call of its process of
+ * the matching meaning (kernel launch, transfer of that function, other command) that
+ * started before it and is not matched yet (docs/timeline.md). */
 #ifndef TRACER_TIMELINE_BUILD_H
 #define TRACER_TIMELINE_BUILD_H
 

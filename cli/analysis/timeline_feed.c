@@ -56,10 +56,9 @@ static const struct extra_fields *extra_of(struct feed *f, const struct ctf_even
   return x;
 }
 
-/* A clock value in ns since the clock's origin: ctf_clock_to_ns() (128-bit arithmetic)
- * once per clock, then the distance from that reference scaled in double, which stays
- * within a nanosecond for any trace's length. Multi-node clock alignment (not done)
- * would add each host's offset here, before any consumer sees a time. */
+/* A clock value in wall-clock ns: ctf_clock_to_ns() (128-bit arithmetic, the clock's
+ * offset from its metadata applied) once per clock, then the distance from that
+ * reference scaled in double, which stays within a nanosecond for any trace's length. */
 static uint64_t to_ns(struct feed *f, const struct ctf_event *ev, uint64_t value) {
   const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
   if (!clock)

@@ -4,8 +4,8 @@
  * call) and closed regions, in the trace's time order, on one clock in nanoseconds.
  *
  * A call is one event written when it returns (docs/trace-format.md): its record gives
- * the times, ids, status and arguments. Multi-node runs: clock alignment between nodes belongs here too (a
- * per-host offset added to every time), before any consumer sees a time.
+ * the times, ids, status and arguments. Times are wall-clock ns (each trace's clock
+ * offset applied), which is what aligns the ranks of several nodes (docs/timeline.md).
  *
  * Records and their strings are borrowed: valid during the callback only, except the
  * names of arguments and functions, which live as long as the trace and the backends'
