@@ -102,6 +102,10 @@ static const char usage[] =
     "                         write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
     "  -r, --replay [DIR]     analyse the trace in DIR (default: the latest) instead of\n"
     "                         running an app; any output option applies\n"
+    "      --every-call       an event for every call, also of the functions a spec\n"
+    "                         counts (getters such as cudaGetDevice, called hundreds of\n"
+    "                         times a step), which otherwise are counted and timed per\n"
+    "                         thread, in the tallies but not in -t or the timeline\n"
     "      --blocking         when the buffers are full, the app waits for the tracer\n"
     "                         instead of events being discarded (default: discard, and\n"
     "                         report how many). LTTng 2.13 may still drop events when\n"
@@ -949,6 +953,7 @@ int main(int argc, char **argv) {
   enum {
     OPT_TRACE_OUTPUT = 256,
     OPT_BLOCKING,
+    OPT_EVERY_CALL,
     OPT_THREADS,
     OPT_BUFFER_SIZE,
     OPT_BUFFER_COUNT,
@@ -969,6 +974,7 @@ int main(int argc, char **argv) {
       {"trace-output", required_argument, NULL, OPT_TRACE_OUTPUT},
       {"replay", optional_argument, NULL, 'r'},
       {"blocking", no_argument, NULL, OPT_BLOCKING},
+      {"every-call", no_argument, NULL, OPT_EVERY_CALL},
       {"clock", required_argument, NULL, OPT_CLOCK},
       {"check", no_argument, NULL, OPT_CHECK},
       {"traced-ranks", required_argument, NULL, OPT_TRACED_RANKS},
@@ -1049,6 +1055,8 @@ int main(int argc, char **argv) {
       break;
     }
     case OPT_BLOCKING: o.blocking = true; break;
+    /* The app inherits it; its runtime reads it (runtime/tracer_counted.c). */
+    case OPT_EVERY_CALL: setenv("TRACER_EVERY_CALL", "1", 1); break;
     case OPT_START_PAUSED: o.start_paused = true; break;
     case OPT_CLOCK:
       if (strcmp(optarg, "monotonic") != 0 && strcmp(optarg, "tsc") != 0) {

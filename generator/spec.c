@@ -15,7 +15,7 @@ static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", 
                                          "dispatch_tables", "templates", "exports", "environment",
                                          "pause", "resume", "regions", "load_through",
                                          "callbacks", "scope", "rows", "messages",
-                                         "element_size", "symbol_group", "fortran", NULL};
+                                         "element_size", "symbol_group", "fortran", "counted", NULL};
 static const char *const scope_keys[] = {"endpoint", "begin", NULL};
 static const char *const rows_keys[] = {"param", "strip", NULL};
 static const char *const region_keys[] = {"open", "close", "name", "name_member", NULL};
@@ -392,6 +392,7 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   rc |= read_list(y, yamldoc_get(y, n, "before"), "before", true, &t->before, d);
   rc |= read_list(y, yamldoc_get(y, n, "after"), "after", true, &t->after, d);
   rc |= read_list(y, yamldoc_get(y, n, "exclude"), "exclude", true, &t->exclude, d);
+  rc |= read_list(y, yamldoc_get(y, n, "counted"), "counted", true, &t->counted, d);
   rc |= read_list(y, yamldoc_get(y, n, "dispatch_tables"), "dispatch_tables", true,
                   &t->dispatch_tables, d);
   yaml_node_t *status = yamldoc_get(y, n, "status");
@@ -627,6 +628,7 @@ void spec_free(struct spec *s) {
   free_patterns(&s->trace.after);
   free_patterns(&s->trace.dispatch_tables);
   free_patterns(&s->trace.exclude);
+  free_patterns(&s->trace.counted);
   free_patterns(&s->trace.status_names);
   free_strings(&s->trace.status_params);
   free_strings(&s->trace.status_not_ready);

@@ -112,6 +112,8 @@ struct spec_trace {
   char *hooks;                /* hooks file name in runtime/hooks/, or NULL */
   struct ptrvec before, after; /* struct spec_pattern*: functions with hooks */
   struct ptrvec exclude;      /* struct spec_pattern*: functions left alone */
+  struct ptrvec counted;      /* struct spec_pattern*: functions counted per thread, not
+                                 recorded one event per call (templates/interposer.c.tmpl) */
   char *status_type;          /* results of this type are statuses; may be NULL */
   char *status_success;       /* a constant name or an integer; may be NULL */
   struct ptrvec status_params; /* struct spec_string*: out params carrying the status */

@@ -462,9 +462,16 @@ static struct tree *build_function(struct view *v, const struct model_function *
   if (c)
     build_command(v, f, c, fn);
   view_recording_function(v->s, f, fn);
+  bool counted = matches(&v->s->trace.counted, f->name);
+  if (counted && (before || after || c || slot))
+    v->status = diag_error_at(v->d, v->s->path, v->s->trace.loc.line, v->s->trace.loc.column,
+                              "trace.counted: %s has hooks, a command or a status param, which "
+                              "counted calls do not run: take it out of trace.counted",
+                              f->name);
   /* Minimal mode needs no args struct when no hook reads one: its own shorter path. */
   if (!before && !after && !c && !slot) {
     struct tree *lean = tree_set(fn, "lean", tree_map());
+    tree_set_bool(lean, "counted", counted);
     char *call_lean = wrap_list(returns ? "tracer_result = tracer_real" : "tracer_real",
                                 tree_get(fn, "direct_args")->string, ";", 4);
     tree_set_string(lean, "call", call_lean);
@@ -614,6 +621,7 @@ struct tree *view_build(const struct model *m, const struct spec *s, const char 
   check_patterns(&v, &s->trace.before, "trace.before");
   check_patterns(&v, &s->trace.after, "trace.after");
   check_patterns(&v, &s->trace.exclude, "trace.exclude");
+  check_patterns(&v, &s->trace.counted, "trace.counted");
   if (view_recording_root(m, s, root, d))
     v.status = -1;
   for (size_t i = 0; i < s->trace.commands.len; i++) {

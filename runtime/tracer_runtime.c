@@ -91,9 +91,15 @@ int32_t tracer_tid_slow(void) {
 }
 
 /* A fork child has its own ids; the thread that forked it carries the parent's cache. */
+static struct tracer_thread_calls *all_thread_calls;
+
+/* A fork child has its own ids; the thread that forked it carries the parent's cache. Its
+ * counted entries are the parent's, which the parent writes: the child starts at zero. */
 static void reset_ids_in_child(void) {
   tracer_cached_pid = 0;
   tracer_cached_tid = 0;
+  for (struct tracer_thread_calls *t = all_thread_calls; t; t = t->next)
+    memset(t->counted, 0, sizeof t->counted);
 }
 
 struct code_search {
@@ -239,11 +245,11 @@ static void notify_fork_child(void) {
 }
 
 __thread struct tracer_thread_calls *tracer_thread_calls __attribute__((tls_model("initial-exec")));
-static struct tracer_thread_calls *all_thread_calls;
 static pthread_key_t thread_calls_key;
 
 static void thread_calls_end(void *arg) {
   struct tracer_thread_calls *t = arg;
+  tracer_counted_write_all(t);
   t->alive = 0; /* the thread ended with its calls: nothing of it is unfinished */
   t->depth = 0;
 }
@@ -277,13 +283,15 @@ struct tracer_thread_calls *tracer_thread_calls_register(void) {
   return t;
 }
 
-/* Writes every open call of every thread; safe in a signal handler (tracepoints are). */
+/* Writes every open call and every counted entry of every thread; safe in a signal
+ * handler (tracepoints are). */
 static void write_unfinished(void) {
   tracer_debug("writing the calls in flight");
   for (struct tracer_thread_calls *t = __atomic_load_n(&all_thread_calls, __ATOMIC_ACQUIRE); t;
        t = t->next) {
     if (!t->alive)
       continue;
+    tracer_counted_write_all(t);
     unsigned depth = t->depth < TRACER_INFLIGHT_DEPTH ? t->depth : TRACER_INFLIGHT_DEPTH;
     for (unsigned i = 0; i < depth; i++)
       lttng_ust_tracepoint(lttng_ust_tracer, unfinished, tracer_pid(), t->tid,

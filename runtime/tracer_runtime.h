@@ -169,9 +169,23 @@ struct tracer_inflight {
   uint64_t start;
 };
 enum { TRACER_INFLIGHT_DEPTH = 32 };
+/* Calls of a function the spec marks `counted` (trace.counted: getters an app calls
+ * hundreds of times a step, such as cudaGetDevice) are not one event each: the thread
+ * adds each call's time to an entry per function and status, written as one
+ * lttng_ust_tracer:counted event when the entry reaches TRACER_COUNTED_FLUSH calls, when
+ * the thread ends, when the process exits or dies of a fatal signal (tracer_counted.c).
+ * Counts and times stay exact; the calls are in the tallies, not in -t or the timeline. */
+struct tracer_counted {
+  const char *backend;
+  uint16_t function;
+  int64_t status;
+  uint64_t calls, total, min, max; /* trace clock ticks, end - start of each call */
+};
+enum { TRACER_COUNTED_SLOTS = 32, TRACER_COUNTED_FLUSH = 1 << 16 };
 struct tracer_thread_calls {
   struct tracer_inflight calls[TRACER_INFLIGHT_DEPTH];
   volatile unsigned depth; /* may exceed the array: deeper calls are not kept */
+  struct tracer_counted counted[TRACER_COUNTED_SLOTS]; /* owner-written; open addressing */
   int tid;
   struct tracer_thread_calls *next; /* in the process-wide list; never removed */
   volatile int alive;
@@ -212,6 +226,39 @@ static inline void tracer_inflight_pop(void) {
 /* The call the thread has just returned from: for a backend's <b>_command_end, which the
  * wrapper calls right after the real call returned (the popped entry is still there). */
 struct tracer_call_id tracer_call_returned(void);
+/* Counting is on unless the tracer asked for an event per call (TRACER_EVERY_CALL=1,
+ * `tracer --every-call`), read once when the runtime loads. */
+extern bool tracer_counting;
+void tracer_counted_write(struct tracer_thread_calls *t, struct tracer_counted *c);
+void tracer_counted_write_all(struct tracer_thread_calls *t);
+
+/* Adds one call of a counted function, of `ticks` on the trace clock, to its entry. */
+static inline void tracer_count_call(const char *backend, uint16_t function, int64_t status,
+                                     uint64_t ticks) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (!t && !(t = tracer_thread_calls_register()))
+    return;
+  unsigned slot = ((unsigned)function * 2654435761u ^ (unsigned)status) % TRACER_COUNTED_SLOTS;
+  for (unsigned probe = 0; probe < 2 * TRACER_COUNTED_SLOTS; probe++) {
+    struct tracer_counted *c = &t->counted[(slot + probe) % TRACER_COUNTED_SLOTS];
+    if (c->calls && (c->backend != backend || c->function != function || c->status != status)) {
+      if (probe == TRACER_COUNTED_SLOTS - 1)
+        tracer_counted_write_all(t); /* full: every entry written, then the loop goes on */
+      continue;
+    }
+    if (!c->calls) {
+      c->backend = backend, c->function = function, c->status = status;
+      c->total = 0, c->min = ticks, c->max = ticks;
+    }
+    c->total += ticks;
+    c->min = ticks < c->min ? ticks : c->min;
+    c->max = ticks > c->max ? ticks : c->max;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST); /* a signal handler sees the times first */
+    if (++c->calls == TRACER_COUNTED_FLUSH)
+      tracer_counted_write(t, c);
+    return;
+  }
+}
 
 /* Debug log, on when TRACER_DEBUG is set: one line on stderr with pid and tid, written
  * with a single write(2) so it is safe in signal handlers and under re-entry. */

@@ -51,6 +51,26 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, unfinished,
   )
 )
 
+/* Calls of a counted function on one thread (tracer_runtime.h: struct tracer_counted):
+ * how many returned this status, and the sum, least and most of their end - start, in
+ * trace clock ticks. */
+LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_tracer, counted,
+  LTTNG_UST_TP_ARGS(int32_t, pid, int32_t, tid, const char *, backend, uint16_t, function,
+                    int64_t, status, uint64_t, calls, uint64_t, total, uint64_t, min,
+                    uint64_t, max),
+  LTTNG_UST_TP_FIELDS(
+    lttng_ust_field_integer(int32_t, pid, pid)
+    lttng_ust_field_integer(int32_t, tid, tid)
+    lttng_ust_field_string(backend, backend)
+    lttng_ust_field_integer(uint16_t, function, function)
+    lttng_ust_field_integer(int64_t, status, status)
+    lttng_ust_field_integer(uint64_t, calls, calls)
+    lttng_ust_field_integer(uint64_t, total, total)
+    lttng_ust_field_integer(uint64_t, min, min)
+    lttng_ust_field_integer(uint64_t, max, max)
+  )
+)
+
 /* What one read of the trace clock costs in this process: the least difference between two
  * reads in a row, in trace clock units. Every call's end - start holds one such read, which
  * the analyses take off (docs/trace-format.md). */

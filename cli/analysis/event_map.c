@@ -31,6 +31,7 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
   info->device_backend = info->device_kind = info->device_name = -1;
   info->device_bytes = info->device_queue = info->device_end = -1;
   info->cost = info->event_ps = info->byte_ps = -1;
+  info->calls = info->total = info->min = info->max = -1;
   info->row = -1;
   const char *colon = strchr(c->name, ':');
   if (!colon)
@@ -63,6 +64,15 @@ static void map_class(const struct ctf_event_class *c, struct event_info *info) 
       info->device_name = ctf_event_class_field_index(c, "name");
       info->start = ctf_event_class_field_index(c, "start");
       info->device_end = ctf_event_class_field_index(c, "end");
+    } else if (strcmp(event, "counted") == 0) {
+      info->role = EVENT_COUNTED;
+      info->device_backend = ctf_event_class_field_index(c, "backend");
+      info->function_field = ctf_event_class_field_index(c, "function");
+      info->status = ctf_event_class_field_index(c, "status");
+      info->calls = ctf_event_class_field_index(c, "calls");
+      info->total = ctf_event_class_field_index(c, "total");
+      info->min = ctf_event_class_field_index(c, "min");
+      info->max = ctf_event_class_field_index(c, "max");
     } else if (strcmp(event, "unfinished") == 0) {
       info->role = EVENT_UNFINISHED;
       info->device_backend = ctf_event_class_field_index(c, "backend");

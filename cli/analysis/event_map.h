@@ -18,6 +18,7 @@ enum event_role {
   EVENT_CALIBRATION_SAMPLE, /* the calibration's own events: skipped */
   EVENT_REGION,         /* lttng_ust_tracer:region: a named region that closed */
   EVENT_PAUSED,         /* lttng_ust_tracer:paused: the recording was paused */
+  EVENT_COUNTED,        /* lttng_ust_tracer:counted: calls of a counted function */
 };
 
 struct event_info {
@@ -33,6 +34,7 @@ struct event_info {
   int start, status, function_field;
   int device_backend, device_kind, device_name, device_bytes, device_queue, device_end;
   int cost, event_ps, byte_ps; /* clock_read and calibration events */
+  int calls, total, min, max;   /* counted events */
   int row; /* calls of a function tallied per value of a param: that param's index in
               the function's slots (tracer_function_desc.slots), -1 if none */
 };

@@ -197,20 +197,53 @@ static void on_device(struct tally *t, const struct event_map *map,
   }
 }
 
-static void on_unfinished(struct tally *t, const struct event_info *info,
-                          const struct ctf_event *ev) {
+/* The backend an event names in its `backend` field, and the function it names, when
+ * both are known: else NULL. */
+static struct tally_backend *named_function(struct tally *t, const struct event_info *info,
+                                            const struct ctf_event *ev, int64_t *function) {
   struct ctf_value backend;
-  int64_t function = -1;
   if (ctf_event_decode_field(ev, (size_t)info->device_backend, &backend, NULL) != CTF_OK ||
-      backend.kind != CTF_VALUE_STRING || !field_int(ev, info->function_field, &function))
-    return;
+      backend.kind != CTF_VALUE_STRING || !field_int(ev, info->function_field, function))
+    return NULL;
   for (size_t i = 0; i < t->backend_count; i++) {
     const char *bn = tracer_backends[i]->name;
     if (strlen(bn) == backend.u.string.length &&
-        strncmp(bn, backend.u.string.chars, backend.u.string.length) == 0 && function >= 0 &&
-        (uint64_t)function < t->backends[i].function_count)
-      t->backends[i].unfinished[function]++;
+        strncmp(bn, backend.u.string.chars, backend.u.string.length) == 0 && *function >= 0 &&
+        (uint64_t)*function < t->backends[i].function_count)
+      return &t->backends[i];
   }
+  return NULL;
+}
+
+static void on_unfinished(struct tally *t, const struct event_info *info,
+                          const struct ctf_event *ev) {
+  int64_t function = -1;
+  struct tally_backend *b = named_function(t, info, ev, &function);
+  if (b)
+    b->unfinished[function]++;
+}
+
+/* Calls of a counted function on one thread: a block of calls added at once. */
+static void on_counted(struct tally *t, const struct event_map *map,
+                       const struct event_info *info, const struct ctf_event *ev, int host) {
+  int64_t function = -1, status = 0, calls = 0, total = 0, min = 0, max = 0;
+  struct tally_backend *b = named_function(t, info, ev, &function);
+  if (!b || !field_int(ev, info->status, &status) || !field_int(ev, info->calls, &calls) ||
+      !field_int(ev, info->total, &total) || !field_int(ev, info->min, &min) ||
+      !field_int(ev, info->max, &max) || calls <= 0)
+    return;
+  bool error = event_map_call_failed(b->desc, &b->desc->functions[function], status);
+  struct tally_stat block = {
+      .calls = (uint64_t)calls,
+      .errors = error ? (uint64_t)calls : 0,
+      .total = span_ns(ev, 0, (uint64_t)total),
+      .min = span_ns(ev, 0, (uint64_t)min),
+      .max = span_ns(ev, 0, (uint64_t)max),
+  };
+  stat_merge(&b->host[function], &block);
+  b->events++;
+  t->counted_calls += (uint64_t)calls;
+  note_actor(b, map, info, ev, host, false);
 }
 
 static void on_cost(struct tally *t, const struct event_info *info, const struct ctf_event *ev) {
@@ -289,6 +322,8 @@ static void read_stream(struct worker *w, size_t stream) {
       on_device(t, w->map, info, ev, host);
     else if (info->role == EVENT_UNFINISHED)
       on_unfinished(t, info, ev);
+    else if (info->role == EVENT_COUNTED)
+      on_counted(t, w->map, info, ev, host);
     else if (info->role == EVENT_CLOCK_READ || info->role == EVENT_CALIBRATION)
       on_cost(t, info, ev);
     if (info->role == EVENT_CLOCK_READ || info->role == EVENT_CALIBRATION ||
@@ -327,6 +362,7 @@ static void *worker_main(void *arg) {
 static int merge_into(struct tally *into, struct tally *from) {
   into->events += from->events;
   into->own_events += from->own_events;
+  into->counted_calls += from->counted_calls;
   if (from->has_clock_read && (!into->has_clock_read || from->clock_read_ns < into->clock_read_ns))
     into->clock_read_ns = from->clock_read_ns;
   into->has_clock_read |= from->has_clock_read;

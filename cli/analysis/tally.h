@@ -50,6 +50,7 @@ struct tally {
   size_t backend_count;
   uint64_t events;          /* every event read */
   uint64_t own_events;      /* of them, the runtime's bookkeeping (clock_read, calibration) */
+  uint64_t counted_calls;   /* calls of counted functions, tallied in blocks (no event each) */
   uint64_t trace_bytes;     /* the streams' sizes, summed */
   /* What one trace clock read costs, in ns (lttng_ust_tracer:clock_read; the least over
    * the run's processes): taken off every call's time, which holds one read. */

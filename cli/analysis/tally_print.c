@@ -230,6 +230,11 @@ done:
   free(names);
 }
 
+/* A counted call (trace.counted) costs about its two clock reads: no event is written. */
+static uint64_t counted_cost_ns(const struct tally *t) {
+  return t->counted_calls * 2 * t->clock_read_ns;
+}
+
 /* The cost of recording this run: from its own calibration, else the cached one the
  * tracer put in the run record. False when neither is known. */
 static bool run_cost(const struct tally *t, const struct run_record *run, uint64_t *ns,
@@ -240,7 +245,7 @@ static bool run_cost(const struct tally *t, const struct run_record *run, uint64
     *cost = (struct tracing_cost){run->event_ps, run->byte_ps};
   else
     return false;
-  *ns = tracing_cost_ns(cost, t->events, t->trace_bytes);
+  *ns = tracing_cost_ns(cost, t->events, t->trace_bytes) + counted_cost_ns(t);
   return true;
 }
 
@@ -253,9 +258,15 @@ static void print_cost(const struct tally *t, const struct run_record *run, FILE
   }
   char total[32], per_event[32], wall[32];
   units_time(ns, total, sizeof total);
-  units_time(t->events ? ns / t->events : 0, per_event, sizeof per_event);
-  fprintf(out, "Cost of tracing: %llu events x %s = %s", (unsigned long long)t->events,
-          per_event, total);
+  uint64_t counted = counted_cost_ns(t);
+  units_time(t->events ? (ns - counted) / t->events : 0, per_event, sizeof per_event);
+  fprintf(out, "Cost of tracing: %llu events x %s", (unsigned long long)t->events, per_event);
+  if (t->counted_calls) {
+    char per_call[32];
+    units_time(2 * t->clock_read_ns, per_call, sizeof per_call);
+    fprintf(out, " + %llu counted calls x %s", (unsigned long long)t->counted_calls, per_call);
+  }
+  fprintf(out, " = %s", total);
   if (run && run->wall_ns) {
     units_time(run->wall_ns, wall, sizeof wall);
     fprintf(out, ", %.1f%% of the app's %s", 100.0 * (double)ns / (double)run->wall_ns, wall);
@@ -351,8 +362,10 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
                  "\"wall_ns\": %llu},\n",
             (unsigned long long)cost_ns, (unsigned long long)cost.event_ps,
             (unsigned long long)cost.byte_ps, (unsigned long long)(run ? run->wall_ns : 0));
-  fprintf(out, "  \"tracer_events\": %llu,\n  \"clock_read_ns\": %llu,\n",
-          (unsigned long long)t->own_events, (unsigned long long)t->clock_read_ns);
+  fprintf(out, "  \"tracer_events\": %llu,\n  \"counted_calls\": %llu,\n"
+               "  \"clock_read_ns\": %llu,\n",
+          (unsigned long long)t->own_events, (unsigned long long)t->counted_calls,
+          (unsigned long long)t->clock_read_ns);
   fputs("  \"discarded_by_stream\": [", out);
   for (size_t i = 0; i < t->loss_count; i++) {
     fputs(i ? ", {\"stream\": " : "{\"stream\": ", out);

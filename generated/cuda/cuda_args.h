@@ -597,6 +597,7 @@ struct cuda_cuModuleUnload_args {
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
   uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
+void cuda_hook_cuModuleUnload_before(struct cuda_cuModuleUnload_args *args);
 
 /* CUresult cuModuleGetLoadingMode(CUmoduleLoadingMode *mode) */
 typedef __typeof__(cuModuleGetLoadingMode) cuda_cuModuleGetLoadingMode_fn;
@@ -775,6 +776,7 @@ struct cuda_cuLibraryUnload_args {
   int64_t tracer_status;  /* the call's status (docs/trace-format.md) */
   uint64_t tracer_start;  /* the call's start on the trace clock, for the after hooks */
 };
+void cuda_hook_cuLibraryUnload_before(struct cuda_cuLibraryUnload_args *args);
 
 /* CUresult cuLibraryGetKernel(CUkernel *pKernel, CUlibrary library, const char *name) */
 typedef __typeof__(cuLibraryGetKernel) cuda_cuLibraryGetKernel_fn;

@@ -2395,6 +2395,21 @@ CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *acti
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full)) {
+    /* Counted, not one event per call (trace.counted of the spec): its calls' number
+     * and times go into the thread's entry for it. */
+    cuda_depth++;
+    unsigned tracer_depth = tracer_inflight_push("cuda", 24);
+    CUresult tracer_result;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
+    tracer_result = tracer_real(dev, flags, active);
+    uint64_t tracer_end = tracer_now();
+    tracer_inflight_pop();
+    tracer_count_call("cuda", 24, (int64_t)tracer_result, tracer_end - tracer_start);
+    cuda_depth--;
+    return tracer_result;
+  }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full)) {
     /* Minimal mode alone: no arguments to keep. */
@@ -2800,6 +2815,21 @@ CUresult cuCtxGetCurrent(CUcontext *pctx) {
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(pctx);
   }
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full)) {
+    /* Counted, not one event per call (trace.counted of the spec): its calls' number
+     * and times go into the thread's entry for it. */
+    cuda_depth++;
+    unsigned tracer_depth = tracer_inflight_push("cuda", 31);
+    CUresult tracer_result;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
+    tracer_result = tracer_real(pctx);
+    uint64_t tracer_end = tracer_now();
+    tracer_inflight_pop();
+    tracer_count_call("cuda", 31, (int64_t)tracer_result, tracer_end - tracer_start);
+    cuda_depth--;
+    return tracer_result;
+  }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full)) {
     /* Minimal mode alone: no arguments to keep. */
@@ -2859,6 +2889,21 @@ CUresult cuCtxGetDevice(CUdevice *device) {
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
   }
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full)) {
+    /* Counted, not one event per call (trace.counted of the spec): its calls' number
+     * and times go into the thread's entry for it. */
+    cuda_depth++;
+    unsigned tracer_depth = tracer_inflight_push("cuda", 32);
+    CUresult tracer_result;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
+    tracer_result = tracer_real(device);
+    uint64_t tracer_end = tracer_now();
+    tracer_inflight_pop();
+    tracer_count_call("cuda", 32, (int64_t)tracer_result, tracer_end - tracer_start);
+    cuda_depth--;
+    return tracer_result;
+  }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full)) {
     /* Minimal mode alone: no arguments to keep. */
@@ -2917,6 +2962,21 @@ CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
         lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device, ctx);
+  }
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full)) {
+    /* Counted, not one event per call (trace.counted of the spec): its calls' number
+     * and times go into the thread's entry for it. */
+    cuda_depth++;
+    unsigned tracer_depth = tracer_inflight_push("cuda", 33);
+    CUresult tracer_result;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
+    tracer_result = tracer_real(device, ctx);
+    uint64_t tracer_end = tracer_now();
+    tracer_inflight_pop();
+    tracer_count_call("cuda", 33, (int64_t)tracer_result, tracer_end - tracer_start);
+    cuda_depth--;
+    return tracer_result;
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full)) {
@@ -4342,30 +4402,13 @@ CUresult cuModuleUnload(CUmodule hmod) {
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(hmod);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload__full)) {
-    /* Minimal mode alone: no arguments to keep. */
-    cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
-    unsigned tracer_depth = tracer_inflight_push("cuda", 57);
-    CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
-    tracer_result = tracer_real(hmod);
-    tracer_record[1] = tracer_now();
-    tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(57, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
-    cuda_depth--;
-    return tracer_result;
-  }
   cuda_depth++;
   struct cuda_cuModuleUnload_args tracer_args;
   tracer_args.hmod = hmod;
   /* The arguments as passed, before a hook may change them. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.hmod);
+  cuda_hook_cuModuleUnload_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("cuda", 57);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);
@@ -5356,30 +5399,13 @@ CUresult cuLibraryUnload(CUlibrary library) {
       cuda_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(library);
   }
-  if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload) &&
-      !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload__full)) {
-    /* Minimal mode alone: no arguments to keep. */
-    cuda_depth++;
-    uint64_t tracer_record[TRACER_RECORD_HEAD];
-    unsigned tracer_depth = tracer_inflight_push("cuda", 72);
-    CUresult tracer_result;
-    tracer_record[0] = tracer_now();
-    tracer_inflight_started(tracer_depth, tracer_record[0]);
-    tracer_result = tracer_real(library);
-    tracer_record[1] = tracer_now();
-    tracer_inflight_pop();
-    tracer_record[2] = tracer_record_ids();
-    tracer_record[3] = tracer_record_call(72, tracer_depth, (int64_t)tracer_result);
-    lttng_ust_tracepoint(lttng_ust_cuda, call, tracer_record);
-    cuda_depth--;
-    return tracer_result;
-  }
   cuda_depth++;
   struct cuda_cuLibraryUnload_args tracer_args;
   tracer_args.library = library;
   /* The arguments as passed, before a hook may change them. */
   uint64_t tracer_record[5];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.library);
+  cuda_hook_cuLibraryUnload_before(&tracer_args);
   unsigned tracer_depth = tracer_inflight_push("cuda", 72);
   tracer_record[0] = tracer_now();
   tracer_inflight_started(tracer_depth, tracer_record[0]);

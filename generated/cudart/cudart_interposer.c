@@ -1880,6 +1880,21 @@ cudaError_t cudaGetLastError(void) {
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
   }
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
+    /* Counted, not one event per call (trace.counted of the spec): its calls' number
+     * and times go into the thread's entry for it. */
+    cudart_depth++;
+    unsigned tracer_depth = tracer_inflight_push("cudart", 20);
+    cudaError_t tracer_result;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
+    tracer_result = tracer_real();
+    uint64_t tracer_end = tracer_now();
+    tracer_inflight_pop();
+    tracer_count_call("cudart", 20, (int64_t)tracer_result, tracer_end - tracer_start);
+    cudart_depth--;
+    return tracer_result;
+  }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
     /* Minimal mode alone: no arguments to keep. */
@@ -1935,6 +1950,21 @@ cudaError_t cudaPeekAtLastError(void) {
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real();
+  }
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full)) {
+    /* Counted, not one event per call (trace.counted of the spec): its calls' number
+     * and times go into the thread's entry for it. */
+    cudart_depth++;
+    unsigned tracer_depth = tracer_inflight_push("cudart", 21);
+    cudaError_t tracer_result;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
+    tracer_result = tracer_real();
+    uint64_t tracer_end = tracer_now();
+    tracer_inflight_pop();
+    tracer_count_call("cudart", 21, (int64_t)tracer_result, tracer_end - tracer_start);
+    cudart_depth--;
+    return tracer_result;
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full)) {
@@ -2924,6 +2954,21 @@ cudaError_t cudaGetDevice(int *device) {
         lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
       cudart_nested(__builtin_return_address(0)) || tracer_recording_paused()) {
     return tracer_real(device);
+  }
+  if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
+    /* Counted, not one event per call (trace.counted of the spec): its calls' number
+     * and times go into the thread's entry for it. */
+    cudart_depth++;
+    unsigned tracer_depth = tracer_inflight_push("cudart", 37);
+    cudaError_t tracer_result;
+    uint64_t tracer_start = tracer_now();
+    tracer_inflight_started(tracer_depth, tracer_start);
+    tracer_result = tracer_real(device);
+    uint64_t tracer_end = tracer_now();
+    tracer_inflight_pop();
+    tracer_count_call("cudart", 37, (int64_t)tracer_result, tracer_end - tracer_start);
+    cudart_depth--;
+    return tracer_result;
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) &&
       !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {

@@ -4,10 +4,12 @@
  * driver through cuGetProcAddress as the real one does (tests/backends/
  * cudart_null_behaviour.c). It counts (manifest.h) its runtime calls, and the device work
  * as the driver's table names it; the driver calls it makes itself go to
- * $APP_MANIFEST.driver.
+ * $APP_MANIFEST.driver. cudaGetDevice, which the specs count rather than record one event
+ * each (trace.counted), is called many times from three threads.
  */
 #include <cuda.h>
 #include <cuda_runtime_api.h>
+#include <pthread.h>
 
 #include "manifest.h"
 
@@ -22,6 +24,18 @@ void vadd_stub(float *c, const float *a, const float *b) __asm__("_Z4vaddPfPKfS1
 void vadd_stub(float *c, const float *a, const float *b) { (void)c, (void)a, (void)b; }
 void scale_stub(float *x, float s) __asm__("_Z5scalePff");
 void scale_stub(float *x, float s) { (void)x, (void)s; }
+
+enum { GET_DEVICE_CALLS = 1000, GET_DEVICE_THREADS = 2 };
+
+static void *get_device_loop(void *unused) {
+  (void)unused;
+  for (int i = 0; i < GET_DEVICE_CALLS; i++) {
+    int device = -1;
+    if (cudaGetDevice(&device) != cudaSuccess || device != 0)
+      return (void *)1;
+  }
+  return NULL;
+}
 
 int main(void) {
   static float pageable[N];
@@ -69,6 +83,22 @@ int main(void) {
   int version = 0;
   if (driver_version(&version) != CUDA_SUCCESS)
     return 1;
+
+  /* Counted calls, here and on other threads, whose entries are written as they end. */
+  pthread_t threads[GET_DEVICE_THREADS];
+  for (int t = 0; t < GET_DEVICE_THREADS; t++)
+    if (pthread_create(&threads[t], NULL, get_device_loop, NULL) != 0)
+      return 1;
+  void *failed = get_device_loop(NULL);
+  for (int t = 0; t < GET_DEVICE_THREADS; t++) {
+    void *result;
+    pthread_join(threads[t], &result);
+    failed = failed ? failed : result;
+  }
+  if (failed)
+    return 1;
+  manifest_add(&manifest_calls, "cudaGetDevice", GET_DEVICE_CALLS * (GET_DEVICE_THREADS + 1));
+  manifest_threads = GET_DEVICE_THREADS + 1;
 
   CUDA(cudaStreamQuery, streams[1]);
   CUDA(cudaStreamSynchronize, streams[0]);

@@ -2,7 +2,8 @@
  * that is set, in the form tests/e2e/compare.jq reads (tests/e2e/README.md):
  *   {"processes": 1, "threads": 1, "calls": {...}, "errors": 0, "failed": {},
  *    "bytes": {...}, "transfers": {...}, "kernels": {...}}
- * For single-threaded apps whose calls all succeed (an app stops at the first failure).
+ * For apps whose calls all succeed (an app stops at the first failure), made on one
+ * thread, or counted there after the threads that made them ended (manifest_threads).
  * Header-only: each app includes it once.
  */
 #ifndef TEST_MANIFEST_H
@@ -23,6 +24,7 @@ struct manifest_counts {
 
 static struct manifest_counts manifest_calls, manifest_bytes, manifest_transfers,
     manifest_kernels;
+static unsigned manifest_threads = 1; /* threads that made the calls */
 
 static void manifest_add(struct manifest_counts *c, const char *name, uint64_t n) {
   size_t i = 0;
@@ -73,7 +75,7 @@ static void manifest_write(void) {
     perror(path);
     exit(1);
   }
-  fputs("{\"processes\": 1, \"threads\": 1, ", f);
+  fprintf(f, "{\"processes\": 1, \"threads\": %u, ", manifest_threads);
   manifest_print(f, "calls", &manifest_calls);
   fputs(", \"errors\": 0, \"failed\": {}, ", f);
   manifest_print(f, "bytes", &manifest_bytes);

@@ -154,6 +154,7 @@ static const struct {
     ENTRY("cuDevicePrimaryCtxRetain", cuDevicePrimaryCtxRetain),
     ENTRY("cuCtxSetCurrent", cuCtxSetCurrent),
     ENTRY("cuCtxSynchronize", cuCtxSynchronize),
+    ENTRY("cuCtxGetDevice", cuCtxGetDevice),
     ENTRY("cuModuleLoadData", cuModuleLoadData),
     ENTRY("cuModuleGetFunction", cuModuleGetFunction),
     ENTRY("cuMemAlloc", cuMemAlloc_v2),

@@ -55,6 +55,21 @@ E2E_BACKEND=cudart compare_tally "$tmp/runtime.tally.json" "$tmp/runtime.cudart.
 E2E_BACKEND=cuda compare_tally "$tmp/runtime.tally.json" "$tmp/runtime.cuda.json"
 device_timed "$tmp/runtime.tally.json"
 
+# Counted functions (trace.counted): the app's 3,000 cudaGetDevice calls on three threads
+# are in the tally above, exact, from a few lttng_ust_tracer:counted events, none their own.
+# With --every-call each is an event, and the tally is the same.
+events_named() { babeltrace2 "$1" 2>/dev/null | grep -c " $2: " || true; }
+counted=$(events_named "$tmp/runtime.trace" lttng_ust_tracer:counted)
+own=$(events_named "$tmp/runtime.trace" lttng_ust_cudart:cudaGetDevice)
+[ "$counted" -ge 3 ] && [ "$counted" -le 12 ] && [ "$own" -eq 0 ] ||
+  fail "cudaGetDevice: $counted counted events (3 threads: 3 to 12 expected), $own events of its own (0 expected)"
+run_traced every --every-call -j -o "$tmp/every.tally.json" -- "$(abspath "$4")"
+expect_rc 0 every
+E2E_BACKEND=cudart compare_tally "$tmp/every.tally.json" "$tmp/runtime.cudart.json"
+E2E_BACKEND=cuda compare_tally "$tmp/every.tally.json" "$tmp/runtime.cuda.json"
+own=$(events_named "$tmp/every.trace" lttng_ust_cudart:cudaGetDevice)
+[ "$own" -eq 3000 ] || fail "--every-call: $own cudaGetDevice events, 3000 expected"
+
 summary() { jq -c --arg b "$2" '.backends[] | select(.name == $b) | {calls: ([.host[].calls] | add), device: ([.device[]?.calls] | add)}' "$1"; }
 echo "PASS: $e2e_name: driver $(summary "$tmp/driver.tally.json" cuda)," \
   "dlopen $(summary "$tmp/dlopen.tally.json" cuda)," \

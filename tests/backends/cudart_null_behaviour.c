@@ -23,16 +23,18 @@ static struct {
   unsigned long count;
 } counted[COUNTED_MAX];
 static size_t counted_names;
+static pthread_mutex_t counted_lock = PTHREAD_MUTEX_INITIALIZER; /* apps call from threads */
 
 static void count_call(const char *name) {
+  pthread_mutex_lock(&counted_lock);
   size_t i = 0;
   while (i < counted_names && strcmp(counted[i].name, name) != 0)
     i++;
-  if (i == COUNTED_MAX)
-    return;
-  if (i == counted_names)
+  if (i < COUNTED_MAX && i == counted_names)
     counted[counted_names++].name = name;
-  counted[i].count++;
+  if (i < COUNTED_MAX)
+    counted[i].count++;
+  pthread_mutex_unlock(&counted_lock);
 }
 
 static void write_count(void) {
@@ -78,6 +80,7 @@ static struct {
   __typeof__(cuStreamDestroy_v2) *stream_destroy;
   __typeof__(cuStreamQuery) *stream_query;
   __typeof__(cuStreamSynchronize) *stream_synchronize;
+  __typeof__(cuCtxGetDevice) *context_device;
 } driver;
 static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
 static CUresult driver_status = CUDA_ERROR_NOT_INITIALIZED;
@@ -118,6 +121,7 @@ static void driver_load(void) {
   entry("cuStreamDestroy", &driver.stream_destroy);
   entry("cuStreamQuery", &driver.stream_query);
   entry("cuStreamSynchronize", &driver.stream_synchronize);
+  entry("cuCtxGetDevice", &driver.context_device);
   if (driver_status != CUDA_SUCCESS)
     return;
   /* The primary context of device 0, current on every thread that uses the runtime. */
@@ -141,6 +145,10 @@ static void driver_load(void) {
                                                       : cudaErrorUnknown)
 
 cudaError_t cudaGetDeviceCount(int *n) { return DRIVER("cuDeviceGetCount", device_count, n); }
+/* As the real runtime does: the current context's device, asked of the driver. */
+cudaError_t cudaGetDevice(int *device) {
+  return DRIVER("cuCtxGetDevice", context_device, device);
+}
 cudaError_t cudaSetDevice(int device) {
   pthread_once(&driver_once, driver_load);
   return device == 0 && driver_status == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidDevice;

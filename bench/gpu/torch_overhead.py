@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""The PyTorch loop's step time untraced, traced and under torch.profiler (issue 20).
+
+    torch_overhead.py [--rounds 5] [--budget 270] [--sizes small,big]
+                      [--small-steps 200] [--big-steps 50] [--tracer tracer]
+                      [--backends cuda,cudart,nvtx] [--keep DIR]
+
+Runs tests/gpu/torch_loop.py (which prints the mean step time of its timed steps) for
+each size: small (bound by the host's launches) and big (bound by the GPU), in three
+modes: untraced, under `tracer -b BACKENDS` (tally to a file, trace folder removed after
+each run) and with --profiler (torch.profiler, CPU and CUDA activities). One run of each
+mode per size per round, the order of the modes rotating from round to round, so that
+drift of the machine falls on all modes alike. Stops starting rounds when the next one
+would pass --budget seconds (at least one round is run). Prints each run, then per size
+the median step time of each mode and the ratios traced/untraced and profiler/untraced.
+--keep DIR keeps each size's first traced tally there (overhead_SIZE_tally.txt).
+Exit status: 0 when every run gave a step time, 1 otherwise.
+"""
+import argparse
+import os
+import shutil
+import sys
+import time
+
+import runs
+
+MODES = ["untraced", "traced", "profiler"]
+LOOP = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "gpu",
+                    "torch_loop.py")
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--budget", type=float, default=270.0, help="seconds")
+    parser.add_argument("--sizes", default="small,big")
+    parser.add_argument("--small-steps", type=int, default=200)
+    parser.add_argument("--big-steps", type=int, default=50)
+    parser.add_argument("--tracer", default="tracer")
+    parser.add_argument("--backends", default="cuda,cudart,nvtx")
+    parser.add_argument("--keep")
+    parser.add_argument("--run-timeout", type=int, default=90)
+    args = parser.parse_args()
+    loop = os.path.normpath(LOOP)
+    if not os.path.exists(loop):
+        print(f"torch_overhead.py: {loop} is missing", file=sys.stderr)
+        return 2
+    sizes = [s for s in args.sizes.split(",") if s]
+    steps = {"small": args.small_steps, "big": args.big_steps}
+    unknown = [s for s in sizes if s not in steps]
+    if unknown:
+        print(f"torch_overhead.py: unknown size(s) {unknown}: small or big", file=sys.stderr)
+        return 2
+
+    print(f"torch_overhead.py: {sys.executable} {loop}; tracer -b {args.backends}; "
+          f"up to {args.rounds} rounds within {args.budget:.0f} s", flush=True)
+    folders = runs.TraceFolders()
+    step_ms = {(size, mode): [] for size in sizes for mode in MODES}
+    failures = 0
+    start = time.monotonic()
+    longest_round = 0.0
+    rounds_done = 0
+    runs.stop_on_sigterm()
+    try:
+        for round_index in range(args.rounds):
+            elapsed = time.monotonic() - start
+            if round_index > 0 and elapsed + longest_round > args.budget:
+                print(f"stopping after {round_index} rounds: another would pass the budget "
+                      f"({elapsed:.0f} s spent, a round takes up to {longest_round:.0f} s)",
+                      flush=True)
+                break
+            round_start = time.monotonic()
+            shift = round_index % len(MODES)
+            for size in sizes:
+                for mode in MODES[shift:] + MODES[:shift]:
+                    app = [sys.executable, loop, str(steps[size]), "--size", size]
+                    trace_dir = tally = None
+                    if mode == "profiler":
+                        command = app + ["--profiler"]
+                    elif mode == "traced":
+                        trace_dir = folders.next()
+                        tally = trace_dir + ".txt"
+                        command = runs.traced(args.tracer, args.backends, tally, trace_dir, app)
+                    else:
+                        command = app
+                    result = runs.run(command, args.run_timeout)
+                    ms = runs.value(result.stdout, "step_ms")
+                    print(f"round={round_index + 1} size={size:<5} mode={mode:<8} "
+                          f"step_ms={runs.fmt(ms)} status={result.status} "
+                          f"wall_s={result.seconds:.1f}", flush=True)
+                    if ms is None or result.status != 0:
+                        failures += 1
+                        print(result.tail(), flush=True)
+                    else:
+                        step_ms[(size, mode)].append(ms)
+                    if tally and args.keep and os.path.exists(tally):
+                        kept = os.path.join(args.keep, f"overhead_{size}_tally.txt")
+                        if not os.path.exists(kept):
+                            shutil.copyfile(tally, kept)
+                    if trace_dir:
+                        folders.remove(trace_dir)
+                        if os.path.exists(tally):
+                            os.remove(tally)
+            rounds_done += 1
+            longest_round = max(longest_round, time.monotonic() - round_start)
+    except runs.Stopped:
+        failures += 1
+        print(f"stopped by SIGTERM during round {rounds_done + 1}", flush=True)
+    finally:
+        folders.close()
+
+    print(f"== summary: PyTorch loop step time, median of each mode's runs ({rounds_done} full round(s)) "
+          f"(tracer -b {args.backends}; profiler: torch.profiler CPU+CUDA)")
+    print(f"{'size':<6} {'steps':>5} {'untraced':>9} {'traced':>9} {'profiler':>9} "
+          f"{'traced/untr':>11} {'prof/untr':>9}  runs (untraced | traced | profiler)")
+    for size in sizes:
+        medians = {mode: runs.median(step_ms[(size, mode)]) for mode in MODES}
+        each = " | ".join(" ".join(f"{v:.3f}" for v in step_ms[(size, mode)]) for mode in MODES)
+        print(f"{size:<6} {steps[size]:>5} {runs.fmt(medians['untraced']):>9} "
+              f"{runs.fmt(medians['traced']):>9} {runs.fmt(medians['profiler']):>9} "
+              f"{runs.fmt(ratio(medians['traced'], medians['untraced'])):>11} "
+              f"{runs.fmt(ratio(medians['profiler'], medians['untraced'])):>9}  {each}")
+    print("(step_ms: mean ms per step over the timed steps of one run, after 10 warm-up steps)")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
