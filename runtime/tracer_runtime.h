@@ -226,6 +226,7 @@ static inline void tracer_inflight_pop(void) {
 /* The call the thread has just returned from: for a backend's <b>_command_end, which the
  * wrapper calls right after the real call returned (the popped entry is still there). */
 struct tracer_call_id tracer_call_returned(void);
+
 /* Counting is on unless the tracer asked for an event per call (TRACER_EVERY_CALL=1,
  * `tracer --every-call`), read once when the runtime loads. */
 extern bool tracer_counting;
