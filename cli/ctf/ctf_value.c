@@ -48,6 +48,24 @@ enum ctf_status ctf_event_decode_field(const struct ctf_event *event, size_t fie
                          event->internal.payload_bit + (uint64_t)offset, value);
     return CTF_OK;
   }
+  const struct ctf_type *element = type->kind == CTF_TYPE_ARRAY ? type->u.array.element : NULL;
+  if (offset >= 0 && element &&
+      (element->kind == CTF_TYPE_INTEGER || element->kind == CTF_TYPE_ENUM ||
+       element->kind == CTF_TYPE_FLOAT) &&
+      element->size > 0 && element->alignment && element->size % element->alignment == 0) {
+    /* A fixed-length array of scalars at a fixed place (a call's record): no need to run
+     * the payload's plan. Its elements follow each other unpadded. */
+    uint64_t bit = event->internal.payload_bit + (uint64_t)offset;
+    value->kind = CTF_VALUE_ARRAY;
+    value->type = type;
+    value->u.array.data = event->internal.packet_data + (bit >> 3);
+    value->u.array.bit = (uint32_t)(bit & 7);
+    value->u.array.count = type->u.array.length;
+    value->u.array.element = element;
+    value->u.array.stride = (uint64_t)element->size;
+    value->u.array.end = event->internal.packet_data + (event->internal.end_bit >> 3);
+    return CTF_OK;
+  }
   enum { ON_STACK = 64 };
   struct ctf_value stack_values[ON_STACK];
   struct ctf_value *values = stack_values;

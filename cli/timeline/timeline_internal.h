@@ -107,7 +107,10 @@ uint64_t sink_intern(struct sink *sink, const char *name, bool arg, bool stable,
 void sink_track_descriptor(struct sink *sink, struct pb *packet, const struct track *t);
 void intern_free(struct intern *in);
 /* The uuid a track has in the files. */
-uint64_t sink_uuid(const struct sink *sink, timeline_track track);
+static inline uint64_t sink_uuid(const struct sink *sink, timeline_track track) {
+  return track && track <= sink->owner->track_count ? sink->owner->tracks[track - 1].written
+                                                    : track;
+}
 
 /* timeline_json.c */
 void json_track(struct timeline *tl, const struct track *t);

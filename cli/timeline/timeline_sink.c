@@ -162,11 +162,6 @@ void intern_free(struct intern *in) {
   memset(in, 0, sizeof *in);
 }
 
-uint64_t sink_uuid(const struct sink *sink, timeline_track track) {
-  return track && track <= sink->owner->track_count ? sink->owner->tracks[track - 1].written
-                                                    : track;
-}
-
 void sink_track_descriptor(struct sink *sink, struct pb *p, const struct track *t) {
   pb_reset(p);
   pb_varint(p, PACKET_SEQUENCE_ID, sink->sequence_id);
