@@ -46,11 +46,6 @@
                | contains($src[0].args | capture("command_queue=(?<q>0x[0-9a-fA-F]+)").q | ascii_downcase) | not) then
            "device slice \($d.name) at \($d.start) on \($by[$d.track | tostring].name) flows from a call on another queue: \($src[0].args)"
          else empty end),
-      # per queue, device work in the order its calls were made (in-order queues)
-      ($device | group_by(.track)[] | sort_by(.start) | map(.flow_in) as $flows
-       | [$calls[] | select(.flow_out as $f | $flows | index($f))] | sort_by(.start) | map(.flow_out)
-       | if . != ($flows | map(select(. as $f | $calls | any(.flow_out == $f)))) and $m.out_of_order != true then
-           "a queue's device work does not follow the order of its calls" else empty end),
       # memory
       (if $mode == "default" then
          ([.[] | select(.type == "counter")]) as $c
