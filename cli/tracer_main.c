@@ -925,8 +925,10 @@ static int run_rank(const struct options *o, const struct rank_env *rank) {
   struct options report = *o;
   report.timeline = false; /* the ranks wrote theirs: joined, not built again */
   int arc = analyse(&report, job_dir);
-  if (o->timeline && !arc)
-    arc = join_rank_timelines(o, job_dir);
+  if (o->timeline) {
+    int jrc = join_rank_timelines(o, job_dir);
+    arc = arc ? arc : jrc;
+  }
   free(job_dir);
   return rc ? rc : arc;
 }
