@@ -296,7 +296,8 @@ static int write_timeline(const struct options *o, const char *trace_dir,
   char *msg = NULL;
   int rc = timeline_open(&options, &tl);
   if (rc == 0) {
-    struct timeline_build_options build = {.app_name = app[0] ? app : NULL};
+    struct timeline_build_options build = {.app_name = app[0] ? app : NULL,
+                                           .threads = o->threads};
     rc = timeline_build(trace, map, tl, &build, &msg);
   }
   struct timeline_stats stats;

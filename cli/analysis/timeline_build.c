@@ -2,6 +2,7 @@
 #include "timeline_build.h"
 
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -474,6 +475,16 @@ static int on_device(void *context, const struct feed_device *d) {
   return timeline_slice(b->tl, &s);
 }
 
+/* A second thread pays only with a core of its own: on a 2-core machine that others use
+ * too, the scheduler kept both threads on one core, and the copies through the pipe
+ * made the timeline slower than one thread alone (bench/TIMELINE.md). */
+static bool use_pipe(unsigned threads) {
+  if (threads)
+    return threads > 1;
+  cpu_set_t cpus;
+  return sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 2;
+}
+
 int timeline_build(const struct ctf_trace *trace, const struct event_map *map,
                    struct timeline *tl, const struct timeline_build_options *options,
                    char **error) {
@@ -488,9 +499,9 @@ int timeline_build(const struct ctf_trace *trace, const struct event_map *map,
   b->next_flow = options->flow_base;
   struct feed_consumer consumer = {b, on_call, on_device, true, on_region}, upstream;
   struct feed_pipe *pipe = NULL;
-  /* Reading the trace on this thread, the timeline's encoding and writing on another;
-   * both here when no thread can start. */
-  if (feed_pipe_open(&consumer, &pipe, &upstream))
+  /* Reading the trace on this thread, the timeline's encoding and writing on another
+   * (when that pays); both here when no thread can start. */
+  if (!use_pipe(options->threads) || feed_pipe_open(&consumer, &pipe, &upstream))
     upstream = consumer;
   struct feed_span span;
   int rc = timeline_feed(trace, map, &upstream, &span, error);

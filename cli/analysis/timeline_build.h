@@ -25,6 +25,9 @@ struct timeline_build_options {
   bool is_rank;
   long rank;
   uint64_t flow_base;
+  /* 1: read the trace and write the timeline on one thread; 2 or more: write on a second
+   * thread (cli/analysis/feed_pipe.h); 0: a second one when more than 2 CPUs are ours. */
+  unsigned threads;
 };
 
 /* Writes the trace's timeline through tl (opened by the caller, who closes it).

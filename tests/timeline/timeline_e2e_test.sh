@@ -16,7 +16,8 @@
 #    and ends at 0 (every app releases its buffers);
 #  - protoc --decode with cli/timeline/timeline.proto reads the file: as many events as
 #    the decoder found; the JSON timeline parses and holds one "X" event per slice;
-#  - tracer -r DIR -l FILE writes the same bytes again; an unwritable FILE gives a
+#  - tracer -r DIR -l FILE writes the same bytes again, on one thread and on two (the
+#    writing on a second, cli/analysis/feed_pipe.c); an unwritable FILE gives a
 #    message naming it and exit status 4.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -73,10 +74,15 @@ x = sum(1 for e in d["traceEvents"] if e["ph"] == "X")
 sys.exit(0 if x == int(sys.argv[2]) else "JSON holds %d X events, want %s" % (x, sys.argv[2]))
 ' "$tmp/t.json" "$slices" || fail "the JSON timeline does not match"
 
-rc=0
-"$tracer" -q -r "$tmp/traced.trace" -l "$tmp/replay.pftrace" -j -o /dev/null 2>"$tmp/replay.err" || rc=$?
-expect_rc 0 replay
-cmp -s "$tmp/t.pftrace" "$tmp/replay.pftrace" || fail "tracer -r -l writes another timeline"
+# Again, writing on a second thread (cli/analysis/feed_pipe.c) and on one: the same bytes.
+for threads in 1 2; do
+  rc=0
+  "$tracer" -q -r "$tmp/traced.trace" -l "$tmp/replay.pftrace" -j -o /dev/null --threads $threads \
+    2>"$tmp/replay.err" || rc=$?
+  expect_rc 0 replay
+  cmp -s "$tmp/t.pftrace" "$tmp/replay.pftrace" ||
+    fail "tracer -r -l --threads $threads writes another timeline"
+done
 # A timeline that cannot be written: a message naming the file, and the analysis status.
 rc=0
 "$tracer" -q -r "$tmp/traced.trace" -l "$tmp/no-such-dir/x.pftrace" -o /dev/null 2>"$tmp/bad.err" || rc=$?
