@@ -71,9 +71,11 @@ for calls in $small $big; do
     measure bt2 babeltrace2 --component=source.ctf.fs --params="inputs=[$inputs]" \
       --component=sink.utils.dummy
     keep_run bt2
+    rm -f "$tmp/out.pftrace" # dropping the last run's file is no part of the timeline's work
     measure timeline "$bench" "$trace" "$tmp/out.pftrace"
     keep_run timeline
     if [ "$calls" = "$small" ]; then # the writing on a second thread, forced
+      rm -f "$tmp/out.pftrace"
       measure timeline2 env TIMELINE_THREADS=2 "$bench" "$trace" "$tmp/out.pftrace"
       keep_run timeline2
     fi

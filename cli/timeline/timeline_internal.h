@@ -36,6 +36,7 @@ struct track {
 };
 
 /* Names written once per file and referred to by number afterwards (interning). */
+enum { INTERN_BY_ADDRESS = 4096 };
 struct intern_entry {
   uint64_t hash;
   uint32_t iid;
@@ -48,7 +49,7 @@ struct intern {
   struct {
     const char *address;
     uint32_t iid;
-  } by_address[1024];
+  } by_address[INTERN_BY_ADDRESS];
 };
 
 /* One output file of protobuf packets. */

@@ -116,7 +116,8 @@ uint64_t sink_intern(struct sink *sink, const char *name, bool arg, bool stable,
   struct intern *in = arg ? &sink->arg_names : &sink->names;
   if (!sink->interning)
     return 0;
-  size_t slot = ((uintptr_t)name >> 3) & 1023;
+  /* Names of one function's arguments lie a few bytes apart: mix the address. */
+  size_t slot = (size_t)(((uintptr_t)name * 0x9e3779b97f4a7c15ull) >> 52) & (INTERN_BY_ADDRESS - 1);
   if (stable && in->by_address[slot].address == name)
     return in->by_address[slot].iid;
   uint64_t iid = sink_intern_text(sink, in, name, arg, packet, data);
