@@ -134,7 +134,7 @@ fi
   echo "the timeline's system time is mostly that writing). With more than 2 CPUs the writing"
   echo "runs on a second thread (cli/analysis/feed_pipe.c); on this 2-core machine, which"
   echo "others use too, the scheduler kept both threads on one core and the copies between"
-  echo "them made the timeline slower than one thread (2 threads: $pipe_note), so it runs on one."
+  echo "them made the timeline no faster than one thread, for more CPU (2 threads: $pipe_note), so it runs on one."
   echo "The machine is shared and noisy: the CPU ratio is the steadier figure. Peak memory is"
   echo "the writer's fixed buffers plus the pages of the mapped trace files that the reader"
   echo "has touched, which grow a little with the trace for babeltrace2 as well; nothing the"
