@@ -476,8 +476,8 @@ static int on_device(void *context, const struct feed_device *d) {
 }
 
 /* A second thread pays only with a core of its own: on a 2-core machine that others use
- * too, the scheduler kept both threads on one core, and the copies through the pipe
- * made the timeline slower than one thread alone (bench/TIMELINE.md). */
+ * too, the scheduler kept both threads on one core, and with the copies through the pipe
+ * the timeline was no faster than on one thread, for more CPU (bench/TIMELINE.md). */
 static bool use_pipe(unsigned threads) {
   if (threads)
     return threads > 1;
