@@ -33,7 +33,9 @@ int main(int argc, char **argv) {
   struct timeline *tl;
   char *msg = NULL, message[512];
   int rc = timeline_open(&options, &tl);
-  struct timeline_build_options build = {0};
+  /* TIMELINE_THREADS: as tracer --threads (0, the default: as the tracer decides). */
+  const char *threads = getenv("TIMELINE_THREADS");
+  struct timeline_build_options build = {.threads = threads ? (unsigned)atoi(threads) : 0};
   if (rc == 0)
     rc = timeline_build(trace, &map, tl, &build, &msg);
   struct timeline_stats stats;

@@ -28,6 +28,7 @@
 #include "node_gather.h"
 #include "launch.h"
 #include "rank_env.h"
+#include "rank_timeline.h"
 #include "run_record.h"
 #include "tracer_calibrate.h"
 #include "tracing_cost.h"
@@ -299,7 +300,8 @@ static int write_timeline(const struct options *o, const char *trace_dir,
   char *msg = NULL;
   int rc = timeline_open(&options, &tl);
   if (rc == 0) {
-    struct timeline_build_options build = {.app_name = app[0] ? app : NULL};
+    struct timeline_build_options build = {.app_name = app[0] ? app : NULL,
+                                           .threads = o->threads};
     rc = timeline_build(trace, map, tl, &build, &msg);
   }
   struct timeline_stats stats;
@@ -329,6 +331,31 @@ static bool tally_has_device_work(const struct tally *tally) {
     if (tally->backends[i].device_count)
       return true;
   return false;
+}
+
+/* -l in a job: each rank writes its own timeline (cli/analysis/rank_timeline.h). */
+static void write_rank_timeline(const struct options *o, const char *rank_dir) {
+  char *msg = NULL;
+  if (rank_timeline_write(rank_dir, o->timeline_split, NULL, &msg))
+    error("Cannot write the rank's timeline: %s", msg ? msg : "");
+  free(msg);
+}
+
+/* Rank 0: the job's timeline, the ranks' own joined; 0 or an exit status. */
+static int join_rank_timelines(const struct options *o, const char *job_dir) {
+  char path[PATH_MAX], *msg = NULL;
+  snprintf(path, sizeof path, "%s", o->timeline_path ? o->timeline_path : "");
+  if (!o->timeline_path)
+    snprintf(path, sizeof path, "%s/timeline.pftrace", job_dir);
+  unsigned ranks;
+  uint64_t bytes;
+  if (rank_timeline_join(job_dir, path, &ranks, &bytes, &msg)) {
+    error("Cannot write the timeline: %s", msg ? msg : "");
+    free(msg);
+    return TRACER_EXIT_ANALYSIS;
+  }
+  say(o, "timeline: %s (%u ranks, %.1f MiB)", path, ranks, (double)bytes / (1 << 20));
+  return 0;
 }
 
 /* After the tables: device use, copy/compute overlap and idle gaps (cli/analysis/gaps.c). */
@@ -818,6 +845,8 @@ static int run(const struct options *o) {
     size_t used = strlen(run.command);
     snprintf(run.command + used, sizeof run.command - used, "%s%s", a == o->app ? "" : " ", *a);
   }
+  if (o->job_member && o->timeline) /* before the record that tells rank 0 it is done */
+    write_rank_timeline(o, trace_dir);
   if (run_record_write(trace_dir, &run))
     say(o, "cannot write %s/%s: %s", trace_dir, RUN_RECORD_FILE, strerror(errno));
   if (!run.clean)
@@ -942,9 +971,15 @@ static int run_rank(const struct options *o, const struct rank_env *rank) {
   mark_latest(job_dir);
   say(o, "job of %ld rank%s (%s), trace saved in %s", rank->size, rank->size == 1 ? "" : "s",
       rank->launcher, job_dir);
-  int arc = o->text || o->timeline ? analyse(o, job_dir)
-                                   : analyse_job(o, job_dir, ranks, n, timeout);
+  struct options report = *o;
+  report.timeline = false; /* the ranks wrote theirs: joined, not built again */
+  int arc = o->text ? analyse(&report, job_dir)
+                    : analyse_job(&report, job_dir, ranks, n, timeout);
   free(ranks);
+  if (o->timeline) {
+    int jrc = join_rank_timelines(o, job_dir);
+    arc = arc ? arc : jrc;
+  }
   free(job_dir);
   return rc ? rc : arc;
 }

@@ -191,9 +191,23 @@ uint64_t tracer_clock_raw_to_trace(uint64_t raw_ns) {
 
 void tracer_device_command(const char *backend, enum tracer_command_kind kind, const char *name,
                            uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end) {
+  tracer_device_command_of(NULL, backend, kind, name, bytes, queue, start, end);
+}
+
+void tracer_device_command_of(const struct tracer_call_id *call, const char *backend,
+                              enum tracer_command_kind kind, const char *name, uint64_t bytes,
+                              uintptr_t queue, uint64_t start, uint64_t end) {
+  static const struct tracer_call_id unknown = {0, 0};
   lttng_ust_tracepoint(lttng_ust_tracer, device_command, tracer_pid(), tracer_tid(), backend,
-                       (uint8_t)kind,
-                       name ? name : "", bytes, queue, start, end);
+                       (uint8_t)kind, name ? name : "", bytes, queue, start, end,
+                       call ? call : &unknown);
+}
+
+struct tracer_call_id tracer_call_returned(void) {
+  struct tracer_thread_calls *t = tracer_thread_calls;
+  if (!t || t->depth >= TRACER_INFLIGHT_DEPTH || !t->calls[t->depth].start)
+    return (struct tracer_call_id){0, 0};
+  return (struct tracer_call_id){tracer_tid(), t->calls[t->depth].start};
 }
 
 /* Children: a tracer whose session records only the app's processes names a socket in

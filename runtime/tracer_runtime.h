@@ -145,6 +145,20 @@ struct tracer_command {
 void tracer_device_command(const char *backend, enum tracer_command_kind kind, const char *name,
                            uint64_t bytes, uintptr_t queue, uint64_t start, uint64_t end);
 
+/* Which traced call submitted a device command: its thread and its start (trace clock),
+ * as that call's own event records them; tid 0 when unknown. The device_command event
+ * carries it (call_tid, call_start), so that the timeline joins each command to its
+ * call exactly, whatever thread records the command and when. */
+struct tracer_call_id {
+  int32_t tid;
+  uint64_t start;
+};
+
+/* As tracer_device_command, with the submitting call (NULL: unknown). */
+void tracer_device_command_of(const struct tracer_call_id *call, const char *backend,
+                              enum tracer_command_kind kind, const char *name, uint64_t bytes,
+                              uintptr_t queue, uint64_t start, uint64_t end);
+
 /* Calls in flight: their depth goes into every call's record, and when the process exits
  * or dies of a fatal signal, every thread's open calls are written as
  * lttng_ust_tracer:unfinished (they never reach their own event). A thread keeps its own
@@ -208,6 +222,10 @@ static inline void tracer_inflight_pop(void) {
   if (t && t->depth)
     t->depth--;
 }
+
+/* The call the thread has just returned from: for a backend's <b>_command_end, which the
+ * wrapper calls right after the real call returned (the popped entry is still there). */
+struct tracer_call_id tracer_call_returned(void);
 
 /* Counting is on unless the tracer asked for an event per call (TRACER_EVERY_CALL=1,
  * `tracer --every-call`), read once when the runtime loads. */

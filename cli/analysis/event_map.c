@@ -143,19 +143,12 @@ static bool payload_int(const struct ctf_event *ev, int field, int64_t *out) {
 
 size_t event_map_record(const struct event_info *info, const struct ctf_event *ev,
                         uint64_t *slots, size_t max) {
-  struct ctf_value record, element;
+  struct ctf_value record;
   if (info->record < 0 ||
       ctf_event_decode_field(ev, (size_t)info->record, &record, NULL) != CTF_OK ||
       record.kind != CTF_VALUE_ARRAY)
     return 0;
-  size_t n = record.u.array.count < max ? (size_t)record.u.array.count : max;
-  for (size_t i = 0; i < n; i++) {
-    if (ctf_value_element(&record, i, &element) != CTF_OK ||
-        (element.kind != CTF_VALUE_SIGNED && element.kind != CTF_VALUE_UNSIGNED))
-      return 0;
-    slots[i] = element.kind == CTF_VALUE_SIGNED ? (uint64_t)element.u.s : element.u.u;
-  }
-  return n;
+  return ctf_value_u64s(&record, slots, max);
 }
 
 bool event_map_call_failed(const struct tracer_backend_desc *b,
@@ -182,8 +175,12 @@ int64_t event_map_slot_value(const struct tracer_slot *slot, uint64_t raw) {
 bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
                     struct event_call *call) {
   uint64_t head[EVENT_RECORD_HEAD];
-  if (info->role != EVENT_CALL ||
-      event_map_record(info, ev, head, EVENT_RECORD_HEAD) != EVENT_RECORD_HEAD)
+  return info->role == EVENT_CALL &&
+         event_map_call_unpack(head, event_map_record(info, ev, head, EVENT_RECORD_HEAD), call);
+}
+
+bool event_map_call_unpack(const uint64_t *head, size_t n, struct event_call *call) {
+  if (n < EVENT_RECORD_HEAD)
     return false;
   call->start = head[0];
   call->end = head[1];

@@ -60,6 +60,10 @@ struct event_call {
 bool event_map_call(const struct event_info *info, const struct ctf_event *ev,
                     struct event_call *call);
 
+/* A call from the first n slots of its record (event_map_record()); false when n is
+ * shorter than the head. */
+bool event_map_call_unpack(const uint64_t *head, size_t n, struct event_call *call);
+
 /* Up to max slots of a call event's record into slots; returns how many (0 when it has
  * none or cannot be read). */
 size_t event_map_record(const struct event_info *info, const struct ctf_event *ev,

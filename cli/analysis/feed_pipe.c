@@ -17,13 +17,16 @@ enum { FEED_PIPE_SLOTS = 2048, PIPE_ARGS = 32, PIPE_TEXT = 1024, PIPE_NAME = 256
  * WAKE_BATCH records wait (or the feed ends). */
 enum { WAKE_BATCH = 512 };
 
+enum record_type { RECORD_CALL, RECORD_DEVICE, RECORD_REGION };
+
 struct record {
-  bool device;
+  enum record_type type;
   struct feed_call call;
   struct feed_device dev;
+  struct feed_region region;
   struct timeline_arg args[PIPE_ARGS];
   char text[PIPE_TEXT]; /* the arguments' strings */
-  char name[PIPE_NAME]; /* the device command's name */
+  char name[PIPE_NAME]; /* the device command's or region's name */
 };
 
 struct feed_pipe {
@@ -71,10 +74,12 @@ static void *consume(void *arg) {
       struct record *r = &p->ring[head % FEED_PIPE_SLOTS];
       int rc = 0;
       if (atomic_load_explicit(&p->status, memory_order_relaxed) == 0) {
-        if (r->device)
-          rc = p->downstream.device ? p->downstream.device(p->downstream.context, &r->dev) : 0;
-        else
-          rc = p->downstream.call ? p->downstream.call(p->downstream.context, &r->call) : 0;
+        const struct feed_consumer *d = &p->downstream;
+        switch (r->type) {
+        case RECORD_CALL: rc = d->call(d->context, &r->call); break;
+        case RECORD_DEVICE: rc = d->device(d->context, &r->dev); break;
+        case RECORD_REGION: rc = d->region(d->context, &r->region); break;
+        }
       }
       if (rc)
         atomic_store(&p->status, rc);
@@ -109,25 +114,35 @@ static int put_call(void *context, const struct feed_call *call) {
   struct record *r = slot(p);
   if (!r)
     return atomic_load(&p->status);
-  r->device = false;
+  r->type = RECORD_CALL;
   r->call = *call;
-  size_t n = call->arg_count < PIPE_ARGS ? call->arg_count : PIPE_ARGS, used = 0;
+  /* The trace's strings in one copy; the static ones (names of values) as they are. */
+  size_t n = call->arg_count < PIPE_ARGS ? call->arg_count : PIPE_ARGS;
+  size_t used = call->text_used < PIPE_TEXT ? call->text_used : PIPE_TEXT;
+  memcpy(r->text, call->text, used);
+  memcpy(r->args, call->args, n * sizeof *r->args);
   for (size_t i = 0; i < n; i++) {
-    r->args[i] = call->args[i];
-    if (call->args[i].kind == TIMELINE_ARG_STRING) {
-      size_t len = strlen(call->args[i].v.s);
-      if (used + len + 1 > PIPE_TEXT)
-        len = used + 1 < PIPE_TEXT ? PIPE_TEXT - used - 1 : 0;
-      memcpy(r->text + used, call->args[i].v.s, len);
-      r->text[used + len] = 0;
-      r->args[i].v.s = r->text + used;
-      used += len + 1;
-    }
+    const char *s = call->args[i].v.s;
+    if (call->args[i].kind == TIMELINE_ARG_STRING && s >= call->text &&
+        s < call->text + call->text_used)
+      r->args[i].v.s = s < call->text + used ? r->text + (s - call->text) : "";
   }
+  r->text[used ? used - 1 : 0] = 0; /* a string cut at the end stays terminated */
   r->call.args = r->args;
   r->call.arg_count = n;
+  r->call.text = r->text;
+  r->call.text_used = used;
   publish(p);
   return 0;
+}
+
+static const char *copy_into(char *to, size_t size, const char *from) {
+  size_t len = strlen(from);
+  if (len >= size)
+    len = size - 1;
+  memcpy(to, from, len);
+  to[len] = 0;
+  return to;
 }
 
 static int put_device(void *context, const struct feed_device *dev) {
@@ -135,14 +150,22 @@ static int put_device(void *context, const struct feed_device *dev) {
   struct record *r = slot(p);
   if (!r)
     return atomic_load(&p->status);
-  r->device = true;
+  r->type = RECORD_DEVICE;
   r->dev = *dev;
-  size_t len = strlen(dev->name);
-  if (len >= PIPE_NAME)
-    len = PIPE_NAME - 1;
-  memcpy(r->name, dev->name, len);
-  r->name[len] = 0;
-  r->dev.name = r->name;
+  r->dev.name = copy_into(r->name, sizeof r->name, dev->name);
+  publish(p);
+  return 0;
+}
+
+static int put_region(void *context, const struct feed_region *region) {
+  struct feed_pipe *p = context;
+  struct record *r = slot(p);
+  if (!r)
+    return atomic_load(&p->status);
+  r->type = RECORD_REGION;
+  r->region = *region;
+  r->region.name = copy_into(r->name, sizeof r->name, region->name);
+  r->region.backend = copy_into(r->text, sizeof r->text, region->backend);
   publish(p);
   return 0;
 }
@@ -168,7 +191,8 @@ int feed_pipe_open(const struct feed_consumer *downstream, struct feed_pipe **ou
   }
   *upstream = (struct feed_consumer){p, downstream->call ? put_call : NULL,
                                      downstream->device ? put_device : NULL,
-                                     downstream->want_args};
+                                     downstream->want_args,
+                                     downstream->region ? put_region : NULL};
   *out = p;
   return 0;
 }

@@ -217,7 +217,7 @@ int gaps_analyse(const struct ctf_trace *trace, const struct event_map *map,
     *error = strdup("Cannot analyse the gaps: out of memory");
     return -1;
   }
-  struct feed_consumer devices = {&a, NULL, on_device, false};
+  struct feed_consumer devices = {&a, NULL, on_device, false, NULL};
   struct feed_span span;
   int rc = timeline_feed(trace, map, &devices, &span, error);
   while (a.heap_count) {
@@ -226,7 +226,7 @@ int gaps_analyse(const struct ctf_trace *trace, const struct event_map *map,
   }
   free(a.heap);
   if (a.device_count && rc == 0) {
-    struct feed_consumer calls = {&a, on_call, NULL, false};
+    struct feed_consumer calls = {&a, on_call, NULL, false, NULL};
     struct feed_span ignored;
     rc = timeline_feed(trace, map, &calls, &ignored, error);
   }

@@ -2,6 +2,7 @@
 #include "timeline_build.h"
 
 #include <inttypes.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "tracer_runtime.h"
 
 enum { MAX_PENDING = 4096, MAX_ALLOCATIONS = 1 << 20, RECENT_THREADS = 64 };
+enum { MAX_OPENERS = 64, MAX_HELD = 64, HELD_ARGS = 32, HELD_TEXT = 1024, RECENT_CALLS = 64 };
 
 /* A call or a device command waiting for its other end of a flow. */
 struct pending {
@@ -20,11 +22,28 @@ struct pending {
   const char *function;  /* transfers: the enqueue function's name (static data) */
   uint64_t start;
   uint64_t flow;
+  /* Exact identity (the submitting call's thread and start), when the trace gives it:
+   * calls always; device commands when call_tid != 0. */
+  int64_t tid;
+  uint64_t call_start;
+};
+
+/* A call whose slice waits for the region it opened: a region starts when its opening
+ * call does, and Perfetto orders equal times as written, so the region must be written
+ * first for the call to nest inside it. */
+struct held_call {
+  bool used;
+  const char *host;
+  int64_t pid, tid;
+  struct timeline_slice slice;
+  struct timeline_arg args[HELD_ARGS];
+  char text[HELD_TEXT];
 };
 
 struct fifo {
   struct pending items[MAX_PENDING];
   size_t head, count;
+  size_t identified; /* items with a thread (tid != 0): take_exact() looks only then */
 };
 
 struct allocation {
@@ -51,6 +70,22 @@ struct build {
     int64_t bytes;
   } *memory;
   size_t memory_count;
+  /* Functions that open regions, learned from the trace: a closed region whose start is
+   * the start of a call of its thread seen shortly before. */
+  struct opener {
+    const struct tracer_backend_desc *desc;
+    int function;
+  } openers[MAX_OPENERS];
+  size_t opener_count;
+  struct recent_call {
+    int64_t pid, tid;
+    uint64_t start;
+    const struct tracer_backend_desc *desc;
+    int function;
+  } recent_calls[RECENT_CALLS];
+  size_t recent_next;
+  struct held_call held[MAX_HELD];
+  int64_t rank_pid; /* a rank's first process */
 };
 
 static int command_kind(enum tracer_meaning m) {
@@ -79,7 +114,7 @@ static uint64_t take(struct fifo *q, int64_t pid, int kind, const char *function
   size_t found = q->count;
   for (size_t i = 0; i < q->count; i++) {
     struct pending *p = &q->items[(q->head + i) % MAX_PENDING];
-    if (!matches(p, pid, kind, function))
+    if (!matches(p, pid, kind, function) || (!call_side && p->tid))
       continue;
     if (found == q->count)
       found = i;
@@ -91,6 +126,7 @@ static uint64_t take(struct fifo *q, int64_t pid, int kind, const char *function
   if (found == q->count)
     return 0;
   uint64_t flow = q->items[(q->head + found) % MAX_PENDING].flow;
+  q->identified -= q->items[(q->head + found) % MAX_PENDING].tid != 0;
   /* Close the hole: move the older ones up by one. */
   for (size_t k = found; k > 0; k--)
     q->items[(q->head + k) % MAX_PENDING] = q->items[(q->head + k - 1) % MAX_PENDING];
@@ -99,17 +135,45 @@ static uint64_t take(struct fifo *q, int64_t pid, int kind, const char *function
   return flow;
 }
 
+/* The pending entry of exactly this call (process, thread, start within the 1 ns that
+ * converting two clock values may differ by), taken out; 0 when none. */
+static uint64_t take_exact(struct fifo *q, int64_t pid, int64_t tid, uint64_t start) {
+  for (size_t i = 0; q->identified && i < q->count; i++) {
+    struct pending *p = &q->items[(q->head + i) % MAX_PENDING];
+    if (p->pid != pid || p->tid != tid || p->call_start + 1 < start || start + 1 < p->call_start)
+      continue;
+    uint64_t flow = p->flow;
+    q->identified--;
+    for (size_t k = i; k > 0; k--)
+      q->items[(q->head + k) % MAX_PENDING] = q->items[(q->head + k - 1) % MAX_PENDING];
+    q->head = (q->head + 1) % MAX_PENDING;
+    q->count--;
+    return flow;
+  }
+  return 0;
+}
+
 static void put(struct fifo *q, struct pending p) {
   if (q->count == MAX_PENDING) { /* never matched: forget the oldest */
+    q->identified -= q->items[q->head].tid != 0;
     q->head = (q->head + 1) % MAX_PENDING;
     q->count--;
   }
+  q->identified += p.tid != 0;
   q->items[(q->head + q->count++) % MAX_PENDING] = p;
 }
 
 static timeline_track process_track(struct build *b, const char *host, int64_t pid) {
   char name[256];
-  if (b->options->app_name)
+  if (b->options->is_rank) {
+    /* The rank's first process is the rank; others (forked) say their pid. */
+    if (!b->rank_pid)
+      b->rank_pid = pid;
+    if (pid == b->rank_pid)
+      snprintf(name, sizeof name, "rank %ld (%s)", b->options->rank, host);
+    else
+      snprintf(name, sizeof name, "rank %ld (%s) pid %" PRId64, b->options->rank, host, pid);
+  } else if (b->options->app_name)
     snprintf(name, sizeof name, "%s (pid %" PRId64 ")", b->options->app_name, pid);
   else
     snprintf(name, sizeof name, "pid %" PRId64, pid);
@@ -236,6 +300,47 @@ static timeline_track thread_track(struct build *b, const struct feed_call *c) {
   return thread;
 }
 
+static bool is_opener(const struct build *b, const struct feed_call *c) {
+  for (size_t i = 0; i < b->opener_count; i++)
+    if (b->openers[i].desc == c->desc && b->openers[i].function == c->function)
+      return true;
+  return false;
+}
+
+/* Keeps the slice of a call that opens a region until the region closes; false when
+ * no place is left (the slice is then written at once, and the region goes on a lane). */
+static bool hold(struct build *b, const struct feed_call *c, const struct timeline_slice *s) {
+  struct held_call *h = NULL;
+  for (size_t i = 0; i < MAX_HELD && !h; i++)
+    if (!b->held[i].used)
+      h = &b->held[i];
+  if (!h)
+    return false;
+  *h = (struct held_call){.used = true, .host = c->host, .pid = c->pid, .tid = c->tid,
+                          .slice = *s};
+  size_t n = s->arg_count < HELD_ARGS ? s->arg_count : HELD_ARGS, used = 0;
+  for (size_t i = 0; i < n; i++) {
+    h->args[i] = s->args[i];
+    if (s->args[i].kind != TIMELINE_ARG_STRING)
+      continue;
+    size_t len = strlen(s->args[i].v.s);
+    if (used + len + 1 > HELD_TEXT)
+      len = used + 1 < HELD_TEXT ? HELD_TEXT - used - 1 : 0;
+    memcpy(h->text + used, s->args[i].v.s, len);
+    h->text[used + len] = 0;
+    h->args[i].v.s = h->text + used;
+    used += len + 1;
+  }
+  h->slice.args = h->args;
+  h->slice.arg_count = n;
+  return true;
+}
+
+static int write_held(struct build *b, struct held_call *h) {
+  h->used = false;
+  return timeline_slice(b->tl, &h->slice);
+}
+
 static int on_call(void *context, const struct feed_call *c) {
   struct build *b = context;
   const struct tracer_function_desc *fn = &c->desc->functions[c->function];
@@ -246,16 +351,60 @@ static int on_call(void *context, const struct feed_call *c) {
                              .name = fn->name, .args = c->args, .arg_count = c->arg_count,
                              .stable_names = true};
   int kind = command_kind(fn->meaning);
-  if (kind >= 0 && !c->failed) {
+  /* A device command recorded before its call returned names it exactly, whatever the
+   * call means (an OMPT callback's row). */
+  s.flow_out = take_exact(&b->devices, c->pid, c->tid, c->start);
+  if (kind >= 0 && !c->failed && !s.flow_out) {
     s.flow_out = take(&b->devices, c->pid, kind, fn->name, c->start, false);
     if (!s.flow_out) {
       s.flow_out = ++b->next_flow;
-      put(&b->calls, (struct pending){c->pid, kind, fn->name, c->start, s.flow_out});
+      put(&b->calls, (struct pending){c->pid, kind, fn->name, c->start, s.flow_out, c->tid,
+                                      c->start});
     }
   }
-  if (timeline_slice(b->tl, &s))
+  b->recent_calls[b->recent_next++ % RECENT_CALLS] =
+      (struct recent_call){c->pid, c->tid, c->start, c->desc, c->function};
+  if (!(is_opener(b, c) && hold(b, c, &s)) && timeline_slice(b->tl, &s))
     return -1;
   return track_memory(b, c, fn);
+}
+
+/* A region: a slice on its thread's track, around the calls made inside it; then the
+ * call that opened it, if held. */
+static int on_region(void *context, const struct feed_region *r) {
+  struct build *b = context;
+  struct feed_call as_call = {.host = r->host, .pid = r->pid, .tid = r->tid};
+  timeline_track thread = thread_track(b, &as_call);
+  if (!thread)
+    return -1;
+  struct held_call *opener = NULL;
+  for (size_t i = 0; i < MAX_HELD && !opener; i++) {
+    struct held_call *h = &b->held[i];
+    if (h->used && h->tid == r->tid && h->pid == r->pid && h->slice.start == r->start &&
+        strcmp(h->host, r->host) == 0)
+      opener = h;
+  }
+  if (!opener) { /* learn which function opened it, for the next ones */
+    for (size_t i = 0; i < RECENT_CALLS; i++) {
+      const struct recent_call *rc = &b->recent_calls[i];
+      if (!rc->desc || rc->tid != r->tid || rc->pid != r->pid || rc->start != r->start)
+        continue;
+      struct feed_call probe = {.desc = rc->desc, .function = rc->function};
+      if (!is_opener(b, &probe) && b->opener_count < MAX_OPENERS)
+        b->openers[b->opener_count++] = (struct opener){rc->desc, rc->function};
+      break;
+    }
+  }
+  struct timeline_arg args[2] = {
+      {.name = "backend", .kind = TIMELINE_ARG_STRING, .v.s = r->backend},
+      {.name = "depth", .kind = TIMELINE_ARG_UINT, .v.u = r->depth},
+  };
+  struct timeline_slice s = {.track = thread, .start = r->start, .end = r->end,
+                             .name = r->name, .category = "region", .args = args,
+                             .arg_count = 2};
+  if (timeline_slice(b->tl, &s))
+    return -1;
+  return opener ? write_held(b, opener) : 0;
 }
 
 static int on_device(void *context, const struct feed_device *d) {
@@ -271,13 +420,26 @@ static int on_device(void *context, const struct feed_device *d) {
                                         queue_name);
   if (!queue)
     return -1;
+  /* The enqueue function, named alone or with its copy's kind ("hipMemcpy(D2H)"). */
   const char *function = NULL, *direction = NULL;
-  int index = d->desc ? backends_function_index(d->desc, d->name, strlen(d->name)) : -1;
+  const char *paren = strchr(d->name, '(');
+  size_t function_len = paren ? (size_t)(paren - d->name) : strlen(d->name);
+  int index = d->desc ? backends_function_index(d->desc, d->name, function_len) : -1;
   if (index >= 0) {
     function = d->desc->functions[index].name;
     direction = d->desc->functions[index].direction;
   }
-  struct timeline_arg args[4];
+  char kind_of_copy[16] = "";
+  if (!direction && paren && index >= 0) {
+    for (size_t i = 0; paren[i + 1] && paren[i + 1] != ')' && i + 1 < sizeof kind_of_copy; i++)
+      kind_of_copy[i] = (char)(paren[i + 1] >= 'A' && paren[i + 1] <= 'Z' ? paren[i + 1] + 32
+                                                                           : paren[i + 1]);
+    direction = kind_of_copy;
+  }
+  const char *colon = strchr(d->name, ':'); /* a row's value: "...:transfer_to_device" */
+  if ((!direction || !*direction) && colon)
+    direction = colon + 1;
+  struct timeline_arg args[5];
   size_t n = 0;
   const char *category = "command";
   if (d->kind == TRACER_COMMAND_KERNEL) {
@@ -295,14 +457,32 @@ static int on_device(void *context, const struct feed_device *d) {
   }
   if (function)
     args[n++] = (struct timeline_arg){.name = "call", .kind = TIMELINE_ARG_STRING, .v.s = function};
+  if (d->kind != TRACER_COMMAND_KERNEL && (!function || strcmp(function, d->name) != 0))
+    args[n++] = (struct timeline_arg){.name = "command", .kind = TIMELINE_ARG_STRING,
+                                      .v.s = d->name};
   struct timeline_slice s = {.track = queue, .start = d->start, .end = d->end, .name = name,
                              .category = category, .args = args, .arg_count = n};
-  s.flow_in = take(&b->calls, d->pid, d->kind, function, d->start, true);
+  if (d->call_tid) {
+    s.flow_in = take_exact(&b->calls, d->pid, d->call_tid, d->call_start);
+  } else {
+    s.flow_in = take(&b->calls, d->pid, d->kind, function, d->start, true);
+  }
   if (!s.flow_in) {
     s.flow_in = ++b->next_flow;
-    put(&b->devices, (struct pending){d->pid, d->kind, function, d->start, s.flow_in});
+    put(&b->devices, (struct pending){d->pid, d->kind, function, d->start, s.flow_in,
+                                      d->call_tid, d->call_start});
   }
   return timeline_slice(b->tl, &s);
+}
+
+/* A second thread pays only with a core of its own: on a 2-core machine that others use
+ * too, the scheduler kept both threads on one core, and with the copies through the pipe
+ * the timeline was no faster than on one thread, for more CPU (bench/TIMELINE.md). */
+static bool use_pipe(unsigned threads) {
+  if (threads)
+    return threads > 1;
+  cpu_set_t cpus;
+  return sched_getaffinity(0, sizeof cpus, &cpus) == 0 && CPU_COUNT(&cpus) > 2;
 }
 
 int timeline_build(const struct ctf_trace *trace, const struct event_map *map,
@@ -316,16 +496,20 @@ int timeline_build(const struct ctf_trace *trace, const struct event_map *map,
   }
   b->tl = tl;
   b->options = options;
-  struct feed_consumer consumer = {b, on_call, on_device, true}, upstream;
+  b->next_flow = options->flow_base;
+  struct feed_consumer consumer = {b, on_call, on_device, true, on_region}, upstream;
   struct feed_pipe *pipe = NULL;
-  /* Reading the trace on this thread, the timeline's encoding and writing on another;
-   * both here when no thread can start. */
-  if (feed_pipe_open(&consumer, &pipe, &upstream))
+  /* Reading the trace on this thread, the timeline's encoding and writing on another
+   * (when that pays); both here when no thread can start. */
+  if (!use_pipe(options->threads) || feed_pipe_open(&consumer, &pipe, &upstream))
     upstream = consumer;
   struct feed_span span;
   int rc = timeline_feed(trace, map, &upstream, &span, error);
   if (feed_pipe_close(pipe))
     rc = -1;
+  for (size_t i = 0; i < MAX_HELD; i++) /* regions that never closed */
+    if (b->held[i].used && write_held(b, &b->held[i]))
+      rc = -1;
   if (timeline_error(tl)[0]) {
     free(*error);
     *error = strdup(timeline_error(tl));

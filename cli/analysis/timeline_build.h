@@ -4,13 +4,15 @@
  * Tracks: host > process > thread for calls (nested calls nest), host > "<backend>
  * device" > queue for device commands, and per process a counter of the memory
  * allocated through the traced APIs (alloc and free meanings of the event metadata).
- * Each device command gets a flow from the call that submitted it: the oldest call of
- * its process, of the matching meaning (kernel launch, transfer of that function,
- * other command), that started before it and is not matched yet. The trace has no
- * correlation id today, so with several queues completing out of order a flow can
- * point at the wrong call of the same kind; the one-event format can carry one. */
+ * Regions are slices on their thread's track, around the calls inside them.
+ * Each device command gets a flow from the call that submitted it: the call it names
+ * (its thread and start), else, where it names none, the oldest call of its process of
+ * the matching meaning (kernel launch, transfer of that function, other command) that
+ * started before it and is not matched yet (docs/timeline.md). */
 #ifndef TRACER_TIMELINE_BUILD_H
 #define TRACER_TIMELINE_BUILD_H
+
+#include <stdint.h>
 
 #include "ctf.h"
 #include "event_map.h"
@@ -18,6 +20,14 @@
 
 struct timeline_build_options {
   const char *app_name;  /* shown with process ids; may be NULL */
+  /* One rank of a job (cli/analysis/rank_timeline.h): its processes are named
+   * "rank N (HOST)", and its flow ids start after flow_base. */
+  bool is_rank;
+  long rank;
+  uint64_t flow_base;
+  /* 1: read the trace and write the timeline on one thread; 2 or more: write on a second
+   * thread (cli/analysis/feed_pipe.h); 0: a second one when more than 2 CPUs are ours. */
+  unsigned threads;
 };
 
 /* Writes the trace's timeline through tl (opened by the caller, who closes it).

@@ -17,8 +17,17 @@ struct frame {
   char text[TEXT_BYTES]; /* the arguments' strings */
 };
 
+/* The formats of a function's named slots, found once (backends_field_format searches
+ * by name): direct-mapped by the function's description. */
+enum { FORMAT_CACHE = 512 };
+struct slot_formats {
+  const struct tracer_function_desc *fd;
+  const struct tracer_field_format *format[MAX_ARGS];
+};
+
 struct feed {
   const struct event_map *map;
+  struct slot_formats *formats; /* FORMAT_CACHE; owned */
   const struct feed_consumer *consumer;
   struct ctf_value values[MAX_FIELDS];
   struct frame scratch;
@@ -30,12 +39,26 @@ struct feed {
    * call's end holds one, which the tally takes off too. */
   uint64_t clock_read_ns;
   bool has_clock_read;
+  /* Fields the event map does not name, by event class index (-2: not looked up yet):
+   * a device command's submitting call, a region's depth. */
+  struct extra_fields {
+    int call_tid, call_start, depth;
+  } *extra;
 };
 
-/* A clock value in ns since the clock's origin: ctf_clock_to_ns() (128-bit arithmetic)
- * once per clock, then the distance from that reference scaled in double, which stays
- * within a nanosecond for any trace's length. Multi-node clock alignment (not done)
- * would add each host's offset here, before any consumer sees a time. */
+static const struct extra_fields *extra_of(struct feed *f, const struct ctf_event *ev) {
+  struct extra_fields *x = &f->extra[ev->event_class->index];
+  if (x->call_tid == -2) {
+    x->call_tid = ctf_event_class_field_index(ev->event_class, "call_tid");
+    x->call_start = ctf_event_class_field_index(ev->event_class, "call_start");
+    x->depth = ctf_event_class_field_index(ev->event_class, "depth");
+  }
+  return x;
+}
+
+/* A clock value in wall-clock ns: ctf_clock_to_ns() (128-bit arithmetic, the clock's
+ * offset from its metadata applied) once per clock, then the distance from that
+ * reference scaled in double, which stays within a nanosecond for any trace's length. */
 static uint64_t to_ns(struct feed *f, const struct ctf_event *ev, uint64_t value) {
   const struct ctf_clock_class *clock = ev->event_class->stream_class->clock;
   if (!clock)
@@ -69,9 +92,23 @@ static bool is_length(const char *name) {
 
 /* The record's named slots as arguments: the arguments as passed, then the result, the
  * status and the out values (absent where their pointer was NULL). */
-static void add_slots(struct frame *fr, const struct tracer_function_desc *fd,
+static const struct slot_formats *formats_of(struct feed *f,
+                                             const struct tracer_function_desc *fd) {
+  struct slot_formats *c = &f->formats[((uintptr_t)fd / sizeof *fd) % FORMAT_CACHE];
+  if (c->fd != fd) {
+    c->fd = fd;
+    for (uint32_t k = 0; k < fd->slot_count && k < MAX_ARGS; k++)
+      c->format[k] = fd->slots[k].name ? backends_field_format(fd, fd->slots[k].name,
+                                                               strlen(fd->slots[k].name))
+                                       : NULL;
+  }
+  return c;
+}
+
+static void add_slots(struct feed *f, struct frame *fr, const struct tracer_function_desc *fd,
                       const uint64_t *slots, size_t n) {
-  for (uint32_t k = 0; k < fd->slot_count && fr->arg_count < MAX_ARGS; k++) {
+  const struct slot_formats *formats = formats_of(f, fd);
+  for (uint32_t k = 0; k < fd->slot_count && k < MAX_ARGS && fr->arg_count < MAX_ARGS; k++) {
     const struct tracer_slot *slot = &fd->slots[k];
     if (!slot->name || slot->index >= n ||
         (slot->present_if >= 0 && (size_t)slot->present_if < n && slots[slot->present_if] == 0))
@@ -79,8 +116,7 @@ static void add_slots(struct frame *fr, const struct tracer_function_desc *fd,
     struct timeline_arg *a = &fr->args[fr->arg_count++];
     a->name = slot->name;
     int64_t value = event_map_slot_value(slot, slots[slot->index]);
-    const struct tracer_field_format *format =
-        backends_field_format(fd, slot->name, strlen(slot->name));
+    const struct tracer_field_format *format = formats->format[k];
     const char *label = backends_value_name(format ? format->names : NULL, value);
     if (label) {
       a->kind = TIMELINE_ARG_STRING;
@@ -146,7 +182,11 @@ static int64_t field_int(const struct ctf_event *ev, int field, bool *ok) {
 static int on_call(struct feed *f, const struct event_info *info, const struct ctf_event *ev,
                    const char *host) {
   struct event_call packed;
-  if (!event_map_call(info, ev, &packed) || packed.function < 0 ||
+  /* The record once: its head, then (for arguments) its slots. */
+  uint64_t slots[MAX_SLOTS];
+  size_t n = event_map_record(info, ev, slots, f->consumer->want_args ? MAX_SLOTS
+                                                                      : EVENT_RECORD_HEAD);
+  if (!event_map_call_unpack(slots, n, &packed) || packed.function < 0 ||
       (uint64_t)packed.function >= info->desc->function_count)
     return 0;
   const struct tracer_function_desc *fd = &info->desc->functions[packed.function];
@@ -160,14 +200,14 @@ static int on_call(struct feed *f, const struct event_info *info, const struct c
   struct frame *fr = &f->scratch;
   fr->arg_count = fr->text_used = 0;
   if (f->consumer->want_args) {
-    uint64_t slots[MAX_SLOTS];
-    size_t n = event_map_record(info, ev, slots, MAX_SLOTS);
-    add_slots(fr, fd, slots, n);
+    add_slots(f, fr, fd, slots, n);
     if (info->full)
       add_strings(f, fr, ev, info);
   }
   call.args = fr->args;
   call.arg_count = fr->arg_count;
+  call.text = fr->text;
+  call.text_used = fr->text_used;
   return f->consumer->call ? f->consumer->call(f->consumer->context, &call) : 0;
 }
 
@@ -210,7 +250,39 @@ static int on_device(struct feed *f, const struct event_info *info, const struct
   d.name = name.u.string.chars; /* NUL-terminated in the mapped stream */
   d.start = to_ns(f, ev, start);
   d.end = to_ns(f, ev, end);
+  const struct extra_fields *x = extra_of(f, ev);
+  bool ok_tid, ok_call;
+  int64_t call_tid = field_int(ev, x->call_tid, &ok_tid);
+  uint64_t call_start = (uint64_t)field_int(ev, x->call_start, &ok_call);
+  if (ok_tid && ok_call && call_tid > 0) {
+    d.call_tid = call_tid;
+    d.call_start = to_ns(f, ev, call_start);
+  }
   return f->consumer->device ? f->consumer->device(f->consumer->context, &d) : 0;
+}
+
+static int on_region(struct feed *f, const struct event_info *info, const struct ctf_event *ev,
+                     const char *host) {
+  struct ctf_value backend, name;
+  bool ok_start, ok_end, ok_depth;
+  if (!f->consumer->region ||
+      ctf_event_decode_field(ev, (size_t)info->device_backend, &backend, NULL) != CTF_OK ||
+      ctf_event_decode_field(ev, (size_t)info->device_name, &name, NULL) != CTF_OK ||
+      backend.kind != CTF_VALUE_STRING || name.kind != CTF_VALUE_STRING)
+    return 0;
+  struct feed_region r = {.host = host};
+  uint64_t start = (uint64_t)field_int(ev, info->start, &ok_start);
+  uint64_t end = (uint64_t)field_int(ev, info->device_end, &ok_end);
+  int64_t depth = field_int(ev, extra_of(f, ev)->depth, &ok_depth);
+  if (!ok_start || !ok_end || !event_map_ids(f->map, info, ev, &r.pid, &r.tid))
+    return 0;
+  /* Both strings are NUL-terminated in the mapped stream. */
+  r.backend = backend.u.string.chars;
+  r.name = name.u.string.chars;
+  r.depth = ok_depth && depth > 0 ? (unsigned)depth : 0;
+  r.start = to_ns(f, ev, start);
+  r.end = end > start ? to_ns(f, ev, end) : r.start;
+  return f->consumer->region(f->consumer->context, &r);
 }
 
 int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
@@ -224,6 +296,15 @@ int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
     return -1;
   }
   struct feed *f = calloc(1, sizeof *f);
+  size_t classes = ctf_trace_event_class_count(trace);
+  if (f && (!(f->extra = malloc((classes ? classes : 1) * sizeof *f->extra)) ||
+            !(f->formats = calloc(FORMAT_CACHE, sizeof *f->formats)))) {
+    free(f->extra);
+    free(f);
+    f = NULL;
+  }
+  for (size_t i = 0; f && i < classes; i++)
+    f->extra[i].call_tid = -2;
   if (!f) {
     ctf_merge_close(merge);
     *error = strdup("Cannot read the trace for the timeline: out of memory");
@@ -256,9 +337,12 @@ int timeline_feed(const struct ctf_trace *trace, const struct event_map *map,
     case EVENT_CALL: rc = on_call(f, info, ev, host); break;
     case EVENT_CLOCK_READ: on_clock_read(f, info, ev); break;
     case EVENT_DEVICE_COMMAND: rc = on_device(f, info, ev, host); break;
+    case EVENT_REGION: rc = on_region(f, info, ev, host); break;
     default: break;
     }
   }
+  free(f->extra);
+  free(f->formats);
   free(f);
   ctf_merge_close(merge);
   if (rc && !*error)

@@ -1,11 +1,11 @@
 /* timeline_feed: the one place that turns the trace's events into what the timeline and
  * the gap analysis take: finished host calls (start, end, thread, function, status,
- * arguments) and device commands (queue, kind, name, bytes, start, end), in the trace's
- * time order, on one clock in nanoseconds.
+ * arguments), device commands (queue, kind, name, bytes, start, end, the submitting
+ * call) and closed regions, in the trace's time order, on one clock in nanoseconds.
  *
  * A call is one event written when it returns (docs/trace-format.md): its record gives
- * the times, ids, status and arguments. Multi-node runs: clock alignment between nodes belongs here too (a
- * per-host offset added to every time), before any consumer sees a time.
+ * the times, ids, status and arguments. Times are wall-clock ns (each trace's clock
+ * offset applied), which is what aligns the ranks of several nodes (docs/timeline.md).
  *
  * Records and their strings are borrowed: valid during the callback only, except the
  * names of arguments and functions, which live as long as the trace and the backends'
@@ -31,6 +31,10 @@ struct feed_call {
   int64_t status;
   const struct timeline_arg *args;   /* entry arguments, then results; may be empty */
   size_t arg_count;
+  /* The strings of args taken from the trace lie in text[0, text_used); the others
+   * (names of values) are static. */
+  const char *text;
+  size_t text_used;
 };
 
 struct feed_device {
@@ -40,6 +44,21 @@ struct feed_device {
   int kind;                          /* enum tracer_command_kind */
   const char *name;                  /* kernel name, or the enqueue function's */
   uint64_t bytes, queue, start, end; /* start, end: ns */
+  /* The call that submitted it, where the trace says (docs/trace-format.md: call_tid,
+   * call_start): its thread and its start in ns; call_tid 0 when unknown. */
+  int64_t call_tid;
+  uint64_t call_start;
+};
+
+/* A named region of one thread (ITT tasks, NVTX ranges: any backend's trace.regions),
+ * fed when it closes, with the times the tally counts. */
+struct feed_region {
+  const char *host;
+  int64_t pid, tid;
+  const char *backend;               /* the backend's name as recorded; borrowed */
+  const char *name;                  /* borrowed */
+  unsigned depth;                    /* 0: outermost open region of its thread */
+  uint64_t start, end;               /* ns */
 };
 
 struct feed_consumer {
@@ -47,6 +66,7 @@ struct feed_consumer {
   int (*call)(void *context, const struct feed_call *call);       /* may be NULL */
   int (*device)(void *context, const struct feed_device *device); /* may be NULL */
   bool want_args;                    /* decode arguments (slower) */
+  int (*region)(void *context, const struct feed_region *region); /* may be NULL */
 };
 
 struct feed_span {

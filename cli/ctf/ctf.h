@@ -177,6 +177,11 @@ struct ctf_value {
 enum ctf_status ctf_value_element(const struct ctf_value *array, uint64_t index,
                                   struct ctf_value *element);
 
+/* Up to max integer elements of an array value, as 64-bit values (signed ones
+ * sign-extended), into out: how many, 0 when its elements are not integers. Arrays of
+ * byte-aligned 64-bit integers in the host's byte order (call records) are copied at once. */
+size_t ctf_value_u64s(const struct ctf_value *array, uint64_t *out, size_t max);
+
 /* Whether an array value holds text (8-bit integers with an encoding), and that text up
  * to its first NUL, as babeltrace2 shows it. */
 bool ctf_value_is_text(const struct ctf_value *array);

@@ -48,6 +48,24 @@ enum ctf_status ctf_event_decode_field(const struct ctf_event *event, size_t fie
                          event->internal.payload_bit + (uint64_t)offset, value);
     return CTF_OK;
   }
+  const struct ctf_type *element = type->kind == CTF_TYPE_ARRAY ? type->u.array.element : NULL;
+  if (offset >= 0 && element &&
+      (element->kind == CTF_TYPE_INTEGER || element->kind == CTF_TYPE_ENUM ||
+       element->kind == CTF_TYPE_FLOAT) &&
+      element->size > 0 && element->alignment && element->size % element->alignment == 0) {
+    /* A fixed-length array of scalars at a fixed place (a call's record): no need to run
+     * the payload's plan. Its elements follow each other unpadded. */
+    uint64_t bit = event->internal.payload_bit + (uint64_t)offset;
+    value->kind = CTF_VALUE_ARRAY;
+    value->type = type;
+    value->u.array.data = event->internal.packet_data + (bit >> 3);
+    value->u.array.bit = (uint32_t)(bit & 7);
+    value->u.array.count = type->u.array.length;
+    value->u.array.element = element;
+    value->u.array.stride = (uint64_t)element->size;
+    value->u.array.end = event->internal.packet_data + (event->internal.end_bit >> 3);
+    return CTF_OK;
+  }
   enum { ON_STACK = 64 };
   struct ctf_value stack_values[ON_STACK];
   struct ctf_value *values = stack_values;
@@ -96,6 +114,32 @@ enum ctf_status ctf_value_element(const struct ctf_value *array, uint64_t index,
     }
   }
   return CTF_ERR_UNSUPPORTED;
+}
+
+size_t ctf_value_u64s(const struct ctf_value *array, uint64_t *out, size_t max) {
+  if (array->kind != CTF_VALUE_ARRAY)
+    return 0;
+  const struct ctf_type *type = array->u.array.element;
+  if (type->kind != CTF_TYPE_INTEGER && type->kind != CTF_TYPE_ENUM)
+    return 0;
+  const struct ctf_type *integer = type->kind == CTF_TYPE_ENUM ? type->u.enumeration.container
+                                                               : type;
+  size_t n = array->u.array.count < max ? (size_t)array->u.array.count : max;
+  const enum ctf_byte_order host =
+      __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? CTF_BYTE_ORDER_LE : CTF_BYTE_ORDER_BE;
+  if (integer->u.integer.size == 64 && array->u.array.stride == 64 && array->u.array.bit == 0 &&
+      integer->u.integer.byte_order == host) {
+    memcpy(out, array->u.array.data, n * sizeof *out); /* decoding checked the bounds */
+    return n;
+  }
+  struct ctf_value element;
+  for (size_t i = 0; i < n; i++) {
+    if (ctf_value_element(array, i, &element) != CTF_OK ||
+        (element.kind != CTF_VALUE_SIGNED && element.kind != CTF_VALUE_UNSIGNED))
+      return 0;
+    out[i] = element.kind == CTF_VALUE_SIGNED ? (uint64_t)element.u.s : element.u.u;
+  }
+  return n;
 }
 
 bool ctf_value_is_text(const struct ctf_value *array) {

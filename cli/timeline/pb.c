@@ -70,14 +70,6 @@ void pb_string(struct pb *pb, uint32_t field, const char *s) {
   pb_bytes(pb, field, s ? s : "", s ? strlen(s) : 0);
 }
 
-size_t pb_begin(struct pb *pb, uint32_t field) {
-  if (!pb_reserve(pb, 11))
-    return 0;
-  pb_put_varint(pb, (uint64_t)field << 3 | WIRE_BYTES);
-  pb->data[pb->len++] = 0; /* the length, filled in by pb_end() */
-  return pb->len;
-}
-
 void pb_end(struct pb *pb, size_t mark) {
   if (pb->failed || mark == 0)
     return;

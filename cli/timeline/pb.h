@@ -57,7 +57,13 @@ void pb_bytes(struct pb *pb, uint32_t field, const void *data, size_t len);
 void pb_string(struct pb *pb, uint32_t field, const char *s);
 
 /* A nested message (or length-delimited field): returns its mark for pb_end(). */
-size_t pb_begin(struct pb *pb, uint32_t field);
+static inline size_t pb_begin(struct pb *pb, uint32_t field) {
+  if (!pb_reserve(pb, 11))
+    return 0;
+  pb_put_varint(pb, (uint64_t)field << 3 | 2); /* wire type 2: length-delimited */
+  pb->data[pb->len++] = 0; /* the length, filled in by pb_end() */
+  return pb->len;
+}
 void pb_end(struct pb *pb, size_t mark);
 
 /* Appends raw bytes (an already encoded message). */

@@ -145,6 +145,13 @@ static struct track *add_track(struct timeline *tl, enum track_kind kind, timeli
   t->id = id;
   t->lane_count = 1;
   t->lanes[0].uuid = t->uuid;
+  t->written = t->uuid + tl->options.uuid_base;
+  if (kind == TRACK_HOST && tl->options.uuid_base) {
+    uint64_t h = 1469598103934665603ull; /* FNV-1a of the host name, top bit set */
+    for (const char *c = t->name; *c; c++)
+      h = (h ^ (uint8_t)*c) * 1099511628211ull;
+    t->written = h | 1ull << 63;
+  }
   tl->stats.tracks++;
   return t;
 }
@@ -339,7 +346,7 @@ static void event_packet(struct sink *sink, struct pb *p, uint64_t ts, int type,
     pb_end(p, data);
   size_t e = pb_begin(p, PACKET_TRACK_EVENT);
   pb_varint(p, EVENT_TYPE, (uint64_t)type);
-  pb_varint(p, EVENT_TRACK_UUID, track);
+  pb_varint(p, EVENT_TRACK_UUID, sink_uuid(sink, track));
   if (iid)
     pb_varint(p, EVENT_NAME_IID_FIELD, iid);
   else
@@ -359,7 +366,7 @@ static void end_packet(struct sink *sink, struct pb *p, uint64_t ts, timeline_tr
   sink_packet_head(sink, p, ts, true);
   size_t e = pb_begin(p, PACKET_TRACK_EVENT);
   pb_varint(p, EVENT_TYPE, TYPE_SLICE_END);
-  pb_varint(p, EVENT_TRACK_UUID, track);
+  pb_varint(p, EVENT_TRACK_UUID, sink_uuid(sink, track));
   pb_end(p, e);
 }
 
@@ -465,7 +472,7 @@ static void counter_packet(struct sink *sink, struct pb *p, timeline_track track
   sink_packet_head(sink, p, ts, true);
   size_t e = pb_begin(p, PACKET_TRACK_EVENT);
   pb_varint(p, EVENT_TYPE, TYPE_COUNTER);
-  pb_varint(p, EVENT_TRACK_UUID, track);
+  pb_varint(p, EVENT_TRACK_UUID, sink_uuid(sink, track));
   pb_double(p, EVENT_DOUBLE_COUNTER_VALUE, value);
   pb_end(p, e);
 }

@@ -44,6 +44,12 @@ struct timeline_options {
   const char *json_path;   /* also write Chrome trace-event JSON there; NULL: no */
   uint64_t summary_interval; /* ns between counter values kept in the summary; 0: 1 ms */
   size_t summary_slices;   /* longest slices kept in the summary; 0: 1000 */
+  /* Several timelines written apart and joined into one file (the ranks of a job): each
+   * gives its tracks uuids from uuid_base + 1 on and its packets sequence_id, so that
+   * none collides; host tracks then take a uuid from the host's name, so that the
+   * timelines of one host share it. 0, 0: one timeline alone (sequence 1). */
+  uint64_t uuid_base;
+  uint32_t sequence_id;
 };
 
 #define TIMELINE_DEFAULT_SPLIT_BYTES (2ull << 30) /* 2 GiB: under Perfetto's 4 GiB limit */

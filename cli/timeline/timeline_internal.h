@@ -22,6 +22,7 @@ struct lane {
 
 struct track {
   timeline_track uuid, parent;
+  uint64_t written;         /* the uuid in the files (timeline_options.uuid_base) */
   enum track_kind kind;
   int64_t id;               /* pid, tid, queue id; 0 for named tracks */
   int64_t pid;              /* processes and threads */
@@ -35,6 +36,7 @@ struct track {
 };
 
 /* Names written once per file and referred to by number afterwards (interning). */
+enum { INTERN_BY_ADDRESS = 4096 };
 struct intern_entry {
   uint64_t hash;
   uint32_t iid;
@@ -47,11 +49,13 @@ struct intern {
   struct {
     const char *address;
     uint32_t iid;
-  } by_address[1024];
+  } by_address[INTERN_BY_ADDRESS];
 };
 
 /* One output file of protobuf packets. */
 struct sink {
+  const struct timeline *owner; /* borrowed: its tracks' written uuids */
+  uint32_t sequence_id;
   int fd;
   char *path;         /* owned */
   struct pb out;      /* Trace bytes not yet written */
@@ -103,6 +107,11 @@ uint64_t sink_intern(struct sink *sink, const char *name, bool arg, bool stable,
                      struct pb *packet, size_t *data);
 void sink_track_descriptor(struct sink *sink, struct pb *packet, const struct track *t);
 void intern_free(struct intern *in);
+/* The uuid a track has in the files. */
+static inline uint64_t sink_uuid(const struct sink *sink, timeline_track track) {
+  return track && track <= sink->owner->track_count ? sink->owner->tracks[track - 1].written
+                                                    : track;
+}
 
 /* timeline_json.c */
 void json_track(struct timeline *tl, const struct track *t);

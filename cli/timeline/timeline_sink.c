@@ -9,10 +9,12 @@
 #include "timeline_internal.h"
 #include "timeline_proto.h"
 
-enum { FLUSH_BYTES = 1 << 20, INTERN_MAX = 1 << 16, SEQUENCE_ID = 1 };
+enum { FLUSH_BYTES = 1 << 20, INTERN_MAX = 1 << 16 };
 
 int sink_open(struct timeline *tl, struct sink *sink, const char *path, bool interning) {
   memset(sink, 0, sizeof *sink);
+  sink->owner = tl;
+  sink->sequence_id = tl->options.sequence_id ? tl->options.sequence_id : 1;
   sink->fd = -1;
   sink->interning = interning;
   sink->path = strdup(path);
@@ -24,7 +26,7 @@ int sink_open(struct timeline *tl, struct sink *sink, const char *path, bool int
   /* The first packet clears the sequence's incremental state (interned names). */
   struct pb *p = &tl->packet;
   pb_reset(p);
-  pb_varint(p, PACKET_SEQUENCE_ID, SEQUENCE_ID);
+  pb_varint(p, PACKET_SEQUENCE_ID, sink->sequence_id);
   pb_varint(p, PACKET_SEQUENCE_FLAGS, SEQ_INCREMENTAL_STATE_CLEARED);
   return sink_packet(tl, sink, p);
 }
@@ -75,7 +77,7 @@ int sink_packet(struct timeline *tl, struct sink *sink, const struct pb *packet)
 void sink_packet_head(struct sink *sink, struct pb *packet, uint64_t ts, bool has_ts) {
   if (has_ts)
     pb_varint(packet, PACKET_TIMESTAMP, ts);
-  pb_varint(packet, PACKET_SEQUENCE_ID, SEQUENCE_ID);
+  pb_varint(packet, PACKET_SEQUENCE_ID, sink->sequence_id);
   if (sink->interning)
     pb_varint(packet, PACKET_SEQUENCE_FLAGS, SEQ_NEEDS_INCREMENTAL_STATE);
 }
@@ -114,7 +116,8 @@ uint64_t sink_intern(struct sink *sink, const char *name, bool arg, bool stable,
   struct intern *in = arg ? &sink->arg_names : &sink->names;
   if (!sink->interning)
     return 0;
-  size_t slot = ((uintptr_t)name >> 3) & 1023;
+  /* Names of one function's arguments lie a few bytes apart: mix the address. */
+  size_t slot = (size_t)(((uintptr_t)name * 0x9e3779b97f4a7c15ull) >> 52) & (INTERN_BY_ADDRESS - 1);
   if (stable && in->by_address[slot].address == name)
     return in->by_address[slot].iid;
   uint64_t iid = sink_intern_text(sink, in, name, arg, packet, data);
@@ -161,13 +164,12 @@ void intern_free(struct intern *in) {
 }
 
 void sink_track_descriptor(struct sink *sink, struct pb *p, const struct track *t) {
-  (void)sink;
   pb_reset(p);
-  pb_varint(p, PACKET_SEQUENCE_ID, SEQUENCE_ID);
+  pb_varint(p, PACKET_SEQUENCE_ID, sink->sequence_id);
   size_t d = pb_begin(p, PACKET_TRACK_DESCRIPTOR);
-  pb_varint(p, TRACK_UUID, t->uuid);
+  pb_varint(p, TRACK_UUID, t->written);
   if (t->parent)
-    pb_varint(p, TRACK_PARENT_UUID, t->parent);
+    pb_varint(p, TRACK_PARENT_UUID, sink_uuid(sink, t->parent));
   pb_string(p, TRACK_NAME, t->name);
   if (t->kind == TRACK_PROCESS_KIND) {
     size_t m = pb_begin(p, TRACK_PROCESS);

@@ -121,6 +121,7 @@ void hip_command_end(struct tracer_command *command, int64_t status) {
     snprintf(name, sizeof name, "%s(%s)", command->name, direction);
   else
     snprintf(name, sizeof name, "%s", command->name);
-  tracer_device_command("hip", command->kind, name, command->bytes, command->queue,
-                        command_start, end);
+  struct tracer_call_id call = tracer_call_returned();
+  tracer_device_command_of(&call, "hip", command->kind, name, command->bytes, command->queue,
+                           command_start, end);
 }

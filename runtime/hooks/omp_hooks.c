@@ -131,9 +131,12 @@ void omp_hook_ompt_callback_target_emi_after(struct omp_ompt_callback_target_emi
 
 void omp_hook_ompt_callback_target_submit_emi_after(
     struct omp_ompt_callback_target_submit_emi_args *args) {
-  if (args->endpoint == ompt_scope_end)
-    tracer_device_command("omp", TRACER_COMMAND_KERNEL, "ompt_callback_target_submit_emi", 0,
-                          (uintptr_t)omp_current_device, args->tracer_start, tracer_now());
+  if (args->endpoint == ompt_scope_end) {
+    struct tracer_call_id call = {tracer_tid(), args->tracer_start}; /* this scope's row */
+    tracer_device_command_of(&call, "omp", TRACER_COMMAND_KERNEL,
+                             "ompt_callback_target_submit_emi", 0, (uintptr_t)omp_current_device,
+                             args->tracer_start, tracer_now());
+  }
 }
 
 /* Transfers go to the memory-traffic table with their bytes, named by direction as the
@@ -159,6 +162,7 @@ void omp_hook_ompt_callback_target_data_op_emi_after(
   default:
     return;
   }
-  tracer_device_command("omp", TRACER_COMMAND_TRANSFER, name, args->bytes,
-                        (uintptr_t)args->dest_device_num, args->tracer_start, tracer_now());
+  struct tracer_call_id call = {tracer_tid(), args->tracer_start}; /* this scope's row */
+  tracer_device_command_of(&call, "omp", TRACER_COMMAND_TRANSFER, name, args->bytes,
+                           (uintptr_t)args->dest_device_num, args->tracer_start, tracer_now());
 }

@@ -21,6 +21,7 @@ struct pending_command {
   enum tracer_command_kind kind;
   uint64_t bytes;
   uintptr_t queue;
+  struct tracer_call_id call; /* the enqueue call */
   char name[128];
 };
 
@@ -75,8 +76,8 @@ static void CL_CALLBACK on_complete(cl_event event, cl_int status, void *user) {
           CL_SUCCESS &&
       clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL) ==
           CL_SUCCESS)
-    tracer_device_command("opencl", p->kind, p->name, p->bytes, p->queue,
-                          tracer_clock_raw_to_trace(start), tracer_clock_raw_to_trace(end));
+    tracer_device_command_of(&p->call, "opencl", p->kind, p->name, p->bytes, p->queue,
+                             tracer_clock_raw_to_trace(start), tracer_clock_raw_to_trace(end));
   else
     tracer_debug("no device timestamps for %s (status %d)", p->name, (int)status);
   clReleaseEvent(event);
@@ -100,6 +101,7 @@ void opencl_command_end(struct tracer_command *command, int64_t status) {
   p->kind = command->kind;
   p->bytes = command->bytes;
   p->queue = command->queue;
+  p->call = tracer_call_returned();
   opencl_depth++;
   if (command->kind == TRACER_COMMAND_KERNEL && command->kernel &&
       clGetKernelInfo((cl_kernel)command->kernel, CL_KERNEL_FUNCTION_NAME, sizeof p->name,

@@ -160,6 +160,7 @@ struct command {
   uint64_t bytes;
   uintptr_t queue;
   ze_device_handle_t device;
+  struct tracer_call_id call; /* the append call */
   char name[128];
 };
 
@@ -362,7 +363,8 @@ void ze_command_begin(struct tracer_command *command) {
 
 void ze_command_end(struct tracer_command *command, int64_t status) {
   ze_event_handle_t *slot = (ze_event_handle_t *)command->completion;
-  struct command c = {.kind = command->kind, .bytes = command->bytes, .queue = command->queue};
+  struct command c = {.kind = command->kind, .bytes = command->bytes, .queue = command->queue,
+                      .call = tracer_call_returned()};
   c.event = slot ? *slot : NULL;
   if (command->hook_owns_event) {
     c.own = *(struct own_event *)command->hook_event;
@@ -489,9 +491,9 @@ static void read_finished(void) {
     if (have_sync &&
         zeEventQueryKernelTimestamp(p->command.event, &ts) == ZE_RESULT_SUCCESS) {
       ze_kernel_times(&sync, &ts, &start, &end);
-      tracer_device_command("ze", p->command.kind, p->command.name, p->command.bytes,
-                            p->command.queue, tracer_clock_raw_to_trace(start),
-                            tracer_clock_raw_to_trace(end));
+      tracer_device_command_of(&p->command.call, "ze", p->command.kind, p->command.name,
+                               p->command.bytes, p->command.queue,
+                               tracer_clock_raw_to_trace(start), tracer_clock_raw_to_trace(end));
     } else {
       tracer_debug("no kernel timestamps for %s", p->command.name);
     }

@@ -40,6 +40,11 @@
            "copy at \($d.start) flows from \($src[0].name)"
          elif ($d.name | startswith("copy") | not) and $src[0].name != "clEnqueueNDRangeKernel" and $src[0].name != "clEnqueueTask" then
            "kernel \($d.name) flows from \($src[0].name)"
+         # the right call, not one of its kind: the call enqueued on this very queue
+         elif ($src[0].args | test("command_queue=")) and
+              ($by[$d.track | tostring].name | ascii_downcase
+               | contains($src[0].args | capture("command_queue=(?<q>0x[0-9a-fA-F]+)").q | ascii_downcase) | not) then
+           "device slice \($d.name) at \($d.start) on \($by[$d.track | tostring].name) flows from a call on another queue: \($src[0].args)"
          else empty end),
       # memory
       (if $mode == "default" then

@@ -16,7 +16,8 @@
 #    and ends at 0 (every app releases its buffers);
 #  - protoc --decode with cli/timeline/timeline.proto reads the file: as many events as
 #    the decoder found; the JSON timeline parses and holds one "X" event per slice;
-#  - tracer -r DIR -l FILE writes the same bytes again; an unwritable FILE gives a
+#  - tracer -r DIR -l FILE writes the same bytes again, on one thread and on two (the
+#    writing on a second, cli/analysis/feed_pipe.c); an unwritable FILE gives a
 #    message naming it and exit status 4.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -47,18 +48,7 @@ expect_rc 0 traced
   fail "the timeline does not decode or check: $(cat "$tmp/dump.err")"
 
 # The dump as JSON lines, for jq.
-awk '
-  function kv(s,   i, out, parts, n, k) {
-    n = split(s, parts, " "); out = ""
-    for (i = 2; i <= n; i++) { k = index(parts[i], "="); if (k) out = out sprintf(",\"%s\":\"%s\"", substr(parts[i], 1, k - 1), substr(parts[i], k + 1)) }
-    return out
-  }
-  $1 == "track" { name = $0; sub(/.* name=/, "", name); line = $0; sub(/ name=.*/, "", line)
-    printf "{\"type\":\"track\",\"uuid\":%s%s,\"name\":\"%s\"}\n", $2, kv(line), name }
-  $1 == "slice" { name = $0; sub(/.* name=/, "", name); args = name; sub(/ args=.*/, "", name); sub(/^.* args=/, "", args)
-    printf "{\"type\":\"slice\",\"track\":%s,\"start\":%s,\"end\":%s%s,\"name\":\"%s\",\"args\":\"%s\"}\n", $2, $3, $4, kv($5 " " $5 " " $6), name, args }
-  $1 == "counter" { printf "{\"type\":\"counter\",\"track\":%s,\"ts\":%s,\"value\":%s}\n", $2, $3, $4 }
-' "$tmp/dump.txt" | jq -s . >"$tmp/dump.json" || fail "cannot read the dump: $(head -5 "$tmp/dump.txt")"
+awk -f "$here/dump_to_json.awk" "$tmp/dump.txt" | jq -s . >"$tmp/dump.json" || fail "cannot read the dump: $(head -5 "$tmp/dump.txt")"
 
 problems=$(jq -r --slurpfile m "$tmp/traced.json" --slurpfile tally "$tmp/tally.json" \
   --arg mode "${mode_options:-default}" -f "$here/check_timeline.jq" "$tmp/dump.json") ||
@@ -84,10 +74,15 @@ x = sum(1 for e in d["traceEvents"] if e["ph"] == "X")
 sys.exit(0 if x == int(sys.argv[2]) else "JSON holds %d X events, want %s" % (x, sys.argv[2]))
 ' "$tmp/t.json" "$slices" || fail "the JSON timeline does not match"
 
-rc=0
-"$tracer" -q -r "$tmp/traced.trace" -l "$tmp/replay.pftrace" -j -o /dev/null 2>"$tmp/replay.err" || rc=$?
-expect_rc 0 replay
-cmp -s "$tmp/t.pftrace" "$tmp/replay.pftrace" || fail "tracer -r -l writes another timeline"
+# Again, writing on a second thread (cli/analysis/feed_pipe.c) and on one: the same bytes.
+for threads in 1 2; do
+  rc=0
+  "$tracer" -q -r "$tmp/traced.trace" -l "$tmp/replay.pftrace" -j -o /dev/null --threads $threads \
+    2>"$tmp/replay.err" || rc=$?
+  expect_rc 0 replay
+  cmp -s "$tmp/t.pftrace" "$tmp/replay.pftrace" ||
+    fail "tracer -r -l --threads $threads writes another timeline"
+done
 # A timeline that cannot be written: a message naming the file, and the analysis status.
 rc=0
 "$tracer" -q -r "$tmp/traced.trace" -l "$tmp/no-such-dir/x.pftrace" -o /dev/null 2>"$tmp/bad.err" || rc=$?
