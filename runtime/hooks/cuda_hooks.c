@@ -266,6 +266,7 @@ struct pending {
   enum tracer_command_kind kind;
   uint64_t bytes;
   uintptr_t queue;
+  struct tracer_call_id call; /* the launch or copy call that submitted it */
   bool recorded; /* both events recorded: the command may be read */
   char name[160];
 };
@@ -367,9 +368,9 @@ static void drain(bool wait) {
     if (r && cuEventElapsedTime_v2(&to_start, r->event, p->start) == CUDA_SUCCESS &&
         cuEventElapsedTime_v2(&duration, p->start, p->end) == CUDA_SUCCESS) {
       struct cuda_span span = cuda_event_span(r->raw_ns, to_start, duration);
-      tracer_device_command("cuda", p->kind, p->name, p->bytes, p->queue,
-                            tracer_clock_raw_to_trace(span.start_raw_ns),
-                            tracer_clock_raw_to_trace(span.end_raw_ns));
+      tracer_device_command_of(&p->call, "cuda", p->kind, p->name, p->bytes, p->queue,
+                               tracer_clock_raw_to_trace(span.start_raw_ns),
+                               tracer_clock_raw_to_trace(span.end_raw_ns));
       if (span.start_raw_ns > r->raw_ns) { /* the start event becomes the reference */
         event_give(p->context, r->event);
         r->event = p->start, r->raw_ns = span.start_raw_ns;
@@ -604,6 +605,7 @@ void cuda_command_begin(struct tracer_command *command) {
 }
 
 void cuda_command_end(struct tracer_command *command, int64_t status) {
+  struct tracer_call_id call = tracer_call_returned(); /* before any hook's own call */
   CUevent start = recording_start, end = recording_end;
   recording_start = recording_end = NULL;
   /* The end event first, so that nothing the hooks do lies between the two. */
@@ -629,6 +631,7 @@ void cuda_command_end(struct tracer_command *command, int64_t status) {
     p->kind = command->kind;
     p->bytes = command->bytes;
     p->queue = command->queue;
+    p->call = call;
     p->recorded = true;
     snprintf(p->name, sizeof p->name, "%s", name);
   } else if (i < pending_count) {

@@ -19,7 +19,9 @@ if(TARGET tracer AND TARGET pftrace_dump)
     tl_test(hip hip $<TARGET_FILE:testapp_hip>)
   endif()
   if(TARGET testapp_cuda)
-    tl_test(cuda cuda $<TARGET_FILE:testapp_cuda> "LD_LIBRARY_PATH=${CMAKE_BINARY_DIR}/null/cuda")
+    # The null driver emulates CUDA events, not CUPTI (tests/backends/CMakeLists.txt).
+    tl_test(cuda cuda $<TARGET_FILE:testapp_cuda>
+            "LD_LIBRARY_PATH=${CMAKE_BINARY_DIR}/null/cuda;TRACER_CUDA_TIMING=events")
   endif()
   if(TARGET testapps_omp)
     tl_test(omp omp "${CMAKE_CURRENT_BINARY_DIR}/testapp_omp_offload" "LD_LIBRARY_PATH=/usr/lib/llvm-19/lib")
