@@ -56,6 +56,22 @@ static void write_backend(FILE *f, const struct job_result *r, size_t b) {
             (ull)d->time.errors, (ull)d->time.total, (ull)d->time.min, (ull)d->time.max,
             (ull)d->bytes, (ull)d->min_bytes, (ull)d->max_bytes, d->name);
   }
+  /* Per actor: `af ACTOR INDEX CALLS ERRORS TOTAL MIN MAX NAME` and
+   * `ad ACTOR KIND CALLS ERRORS TOTAL MIN MAX BYTES NAME`, ACTOR an `a` line's position. */
+  const struct actors *a = &r->tally.actors;
+  for (size_t i = 0; i < a->row_count; i++) {
+    const struct actor_row *w = &a->rows[i];
+    if (w->backend != b)
+      continue;
+    if (w->function >= 0)
+      fprintf(f, "af %u %d %llu %llu %llu %llu %llu %s\n", w->actor, w->function,
+              (ull)w->time.calls, (ull)w->time.errors, (ull)w->time.total, (ull)w->time.min,
+              (ull)w->time.max, tb->desc->functions[w->function].name);
+    else
+      fprintf(f, "ad %u %d %llu %llu %llu %llu %llu %llu %s\n", w->actor, w->kind,
+              (ull)w->time.calls, (ull)w->time.errors, (ull)w->time.total, (ull)w->time.min,
+              (ull)w->time.max, (ull)w->bytes, w->name);
+  }
   for (size_t i = 0; i < r->size_count; i++)
     if (r->sizes[i].backend == b)
       fprintf(f, "s %u %u %llu %llu %s\n", r->sizes[i].function, r->sizes[i].bucket,
@@ -104,6 +120,12 @@ int result_file_write(const char *path, const struct job_result *r) {
     const struct region_row *g = &t->regions.rows[i];
     fprintf(f, "region %llu %llu %llu %llu %s %s\n", (ull)g->calls, (ull)g->total, (ull)g->min,
             (ull)g->max, g->backend, g->name);
+  }
+  /* The actors, `a RANK PID TID HOST`, numbered by their order here. */
+  for (size_t i = 0; i < t->actors.count; i++) {
+    const struct actor *a = &t->actors.list[i];
+    fprintf(f, "a %ld %lld %lld %s\n", a->rank, (long long)a->pid, (long long)a->tid,
+            t->hostnames[a->host]);
   }
   for (size_t b = 0; b < t->backend_count; b++)
     if (backend_present(r, b))
@@ -181,6 +203,8 @@ static int function_index(const struct tracer_backend_desc *desc, uint64_t index
 
 struct reader {
   struct job_result *r;
+  long *actors;       /* the file's actors (`a` lines) as indices in r->tally.actors; owned */
+  size_t actor_count;
   int backend; /* of the last `backend` line; -1 before one, or for one this tracer lacks */
   bool unknown_backend;
   size_t device_rows; /* `d` lines of the backend read so far */
@@ -193,6 +217,45 @@ static bool read_line(struct reader *rd, char *line) {
   char word[16];
   snprintf(word, sizeof word, "%.*s", (int)(p - line), line);
   uint64_t v[9];
+  if (word[0] == 'a' && (!word[1] || (word[1] == 'f' || word[1] == 'd')) && !word[2]) {
+    if (!r->want_actors) /* the views that need them were not asked for */
+      return true;
+    if (!word[1]) {
+      long rank;
+      uint64_t ids[2];
+      if (!longs(&p, &rank, 1) || !numbers(&p, ids, 2))
+        return false;
+      int host = job_result_host(r, rest(p));
+      long *grown = realloc(rd->actors, (rd->actor_count + 1) * sizeof *grown);
+      if (host < 0 || !grown)
+        return false;
+      rd->actors = grown;
+      long at = actors_find(&t->actors, rank, host, (int64_t)ids[0], (int64_t)ids[1]);
+      rd->actors[rd->actor_count++] = at;
+      return at >= 0;
+    }
+    if (rd->unknown_backend)
+      return true;
+    long kind;
+    if (rd->backend < 0 || !numbers(&p, v, 1) || v[0] >= rd->actor_count ||
+        !longs(&p, &kind, 1) || !numbers(&p, v + 1, word[1] == 'd' ? 6 : 5))
+      return false;
+    const char *name = rest(p);
+    const struct tracer_backend_desc *desc = t->backends[rd->backend].desc;
+    int function = -1;
+    if (word[1] == 'f' && (function = function_index(desc, (uint64_t)kind, name)) < 0)
+      return true; /* a function this tracer's backend lacks */
+    struct actor_row *w = actors_row(&t->actors, (uint32_t)rd->actors[v[0]],
+                                     (uint32_t)rd->backend, function,
+                                     word[1] == 'd' ? (int)kind : 0, name, strlen(name));
+    if (!w)
+      return false;
+    struct tally_stat st = {v[1], v[2], v[3], v[4], v[5]};
+    tally_stat_merge(&w->time, &st);
+    if (word[1] == 'd')
+      w->bytes += v[6];
+    return true;
+  }
   if (strcmp(word, "ranks") == 0) {
     long rank;
     while (*p == ' ' && longs(&p, &rank, 1))
@@ -417,7 +480,7 @@ int result_file_read(const char *path, struct job_result *r, char *error, size_t
   long number = 0;
   int version = 0;
   bool ended = false;
-  struct reader rd = {r, -1, false, 0};
+  struct reader rd = {r, NULL, 0, -1, false, 0};
   int rc = 0;
   while (getline(&line, &cap, f) > 0) {
     number++;
@@ -444,6 +507,7 @@ int result_file_read(const char *path, struct job_result *r, char *error, size_t
     rc = -1;
   }
   free(line);
+  free(rd.actors);
   fclose(f);
   return rc;
 }
