@@ -116,6 +116,7 @@ static struct rank_time *rank_times(const struct job_result *r, size_t b, size_t
 
 struct rank_row {
   int32_t function;
+  uint64_t floor; /* 1% of the median rank's time in all the backend's calls */
   struct rank_time *times; /* sorted by time; borrowed */
   size_t n;
   uint64_t sum, median;
@@ -163,11 +164,16 @@ static struct rank_row *rank_rows(const struct job_result *r, size_t b, size_t *
     i = end;
   }
   qsort(rows, *n, sizeof *rows, by_sum);
+  for (size_t i = 0; *n && i < *n; i++)
+    rows[i].floor = rows[0].median / 100; /* rows[0]: all calls */
   return rows;
 }
 
+/* Over the median by more than pct percent, and by more than the floor: a call too short
+ * to matter names no straggler. */
 static bool straggler(const struct rank_row *row, const struct rank_time *t, unsigned pct) {
-  return (double)t->ns > (double)row->median * (1.0 + pct / 100.0) && t->ns > row->median;
+  return (double)t->ns > (double)row->median * (1.0 + pct / 100.0) &&
+         t->ns - row->median > row->floor;
 }
 
 /* The stragglers of a row, in rank order, into out: "2, 5, 7 (+3)". */

@@ -217,7 +217,7 @@ static bool read_line(struct reader *rd, char *line) {
   char word[16];
   snprintf(word, sizeof word, "%.*s", (int)(p - line), line);
   uint64_t v[9];
-  if (word[0] == 'a' && (!word[1] || (word[1] == 'f' || word[1] == 'd')) && !word[2]) {
+  if (strcmp(word, "a") == 0 || strcmp(word, "af") == 0 || strcmp(word, "ad") == 0) {
     if (!r->want_actors) /* the views that need them were not asked for */
       return true;
     if (!word[1]) {
