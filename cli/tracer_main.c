@@ -104,7 +104,7 @@ static const char usage[] =
     "                         status), default (scalar arguments and out values too) or\n"
     "                         full (arrays, strings and structs too)\n"
     "  -b, --backends LIST    trace only these backends, comma-separated (default: all;\n"
-    "                         built here: %s); `none` records only the --events events\n"
+    "                         built here: %s); `none` records only --events\n"
     "      --events LIST      also record these LTTng-UST events (comma-separated name\n"
     "                         patterns, e.g. your own provider's myapp:*)\n"
     "      --trace-output DIR\n"
