@@ -40,7 +40,9 @@ int main(int argc, char **argv) {
     return perror(path), 1;
   for (long k = 0; k < nodes; k++) {
     struct job_result r;
-    if (job_result_init(&r) || result_file_read(seed, &r, error, sizeof error)) {
+    int made = job_result_init(&r);
+    r.want_actors = true; /* node results carry their ranks' actors (-e, --ranks) */
+    if (made || result_file_read(seed, &r, error, sizeof error)) {
       fprintf(stderr, "node_results: %s\n", error);
       return 1;
     }
@@ -49,6 +51,8 @@ int main(int argc, char **argv) {
       r.ranks[i] += shift;
     for (size_t i = 0; i < r.failed_count; i++)
       r.failed[i].rank += shift;
+    for (size_t i = 0; i < r.tally.actors.count; i++)
+      r.tally.actors.list[i].rank += shift;
     for (size_t i = 0; i < r.tally.host_count; i++) {
       free(r.tally.hostnames[i]);
       char name[64];

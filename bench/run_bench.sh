@@ -80,7 +80,7 @@ run_variant() { # variant threads calls
     kind=${v#floor-}
     kind=${kind%-mono}
     # shellcheck disable=SC2086
-    $as_user "$tracer" -q $clock -b none -e 'bench_floor:*' --trace-output "$out" -o /dev/null \
+    $as_user "$tracer" -q $clock -b none --events 'bench_floor:*' --trace-output "$out" -o /dev/null \
       -- "$loop" --calls "$n" --threads "$t" --floor "$kind" | ns_of
     du -sb "$out" | cut -f1 >>"$tmp/$v-$t.bytes"
     rm -rf "$out" ;;

@@ -67,7 +67,10 @@ struct options {
   const char *trace_output; /* --trace-output */
   const char *replay_dir;
   const char *backends;     /* -b */
-  const char *events;       /* -e: more event patterns */
+  const char *events;       /* --events: more event patterns */
+  bool extended;            /* -e: the tally per hostname, process and thread too */
+  bool ranks;               /* --ranks: an MPI job's per-rank times, with stragglers */
+  unsigned ranks_pct;       /* --ranks=PCT: a straggler's excess over the median */
   unsigned threads;
   uint64_t subbuf_size, subbuf_count; /* 0: the session's defaults */
   bool timeline;            /* -l */
@@ -92,13 +95,18 @@ static const char usage[] =
     "Options:\n"
     "  -t, --trace            print every call with decoded arguments instead of tallies\n"
     "  -j, --json             print the tallies as JSON\n"
+    "  -e, --extended         also break the tallies down per hostname, process and\n"
+    "                         thread (in an MPI job, per rank too): one table per thread\n"
+    "      --ranks[=PCT]      in an MPI job's report, per call the least, median and\n"
+    "                         most time of a rank and the straggler ranks, whose time is\n"
+    "                         over the median by more than PCT%% (default 25)\n"
     "  -o, --output FILE      write the analysis to FILE instead of standard output\n"
     "  -m, --mode MODE        what each call's event records: minimal (names, times,\n"
     "                         status), default (scalar arguments and out values too) or\n"
     "                         full (arrays, strings and structs too)\n"
     "  -b, --backends LIST    trace only these backends, comma-separated (default: all;\n"
-    "                         built here: %s); `none` records only the -e events\n"
-    "  -e, --events LIST      also record these LTTng-UST events (comma-separated name\n"
+    "                         built here: %s); `none` records only --events\n"
+    "      --events LIST      also record these LTTng-UST events (comma-separated name\n"
     "                         patterns, e.g. your own provider's myapp:*)\n"
     "      --trace-output DIR\n"
     "                         write the trace to DIR (default: ~/tracer-traces/APP-DATE-PID)\n"
@@ -380,7 +388,8 @@ static int analyse_job(const struct options *o, const char *job_dir, const long 
     error("Cannot write the analysis: file=%s: %s", o->output, strerror(errno));
     return TRACER_EXIT_ANALYSIS;
   }
-  struct job_report_request req = {job_dir, ranks, n, timeout_s, o->threads, o->json};
+  struct job_report_request req = {job_dir, ranks, n, timeout_s, o->threads, o->json,
+                                   o->extended, o->ranks, o->ranks_pct};
   struct node_gather_report got;
   int rc = job_report_print(&req, out, &got) ? TRACER_EXIT_ANALYSIS : 0;
   if (got.from_events)
@@ -415,6 +424,10 @@ static int analyse(const struct options *o, const char *trace_dir) {
   }
   if (!o->text && !o->timeline && job_folder_is_job(trace_dir))
     return analyse_job(o, trace_dir, NULL, 0, 0);
+  if (o->ranks) {
+    error("--ranks reads an MPI job's folder: %s is the trace of one run", trace_dir);
+    return TRACER_EXIT_USAGE;
+  }
   struct ctf_trace *trace;
   struct ctf_error err;
   if (ctf_trace_open(trace_dir, &trace, &err) != CTF_OK) {
@@ -445,7 +458,8 @@ static int analyse(const struct options *o, const char *trace_dir) {
   } else {
     struct tally tally;
     bool progress = !o->quiet && isatty(STDERR_FILENO);
-    if (tally_trace(trace, &map, o->threads, progress, &tally)) {
+    if ((o->extended ? tally_trace_by_actor : tally_trace)(trace, &map, o->threads, progress,
+                                                            &tally)) {
       error("%s", tally.error ? tally.error : "Cannot analyse the trace");
       rc = TRACER_EXIT_ANALYSIS;
     } else {
@@ -455,9 +469,9 @@ static int analyse(const struct options *o, const char *trace_dir) {
       if (run.discarded_events > tally.discarded)
         tally.discarded = run.discarded_events;
       if (o->json)
-        tally_print_json(&tally, trace_dir, &run, out);
+        tally_print_json(&tally, trace_dir, &run, o->extended, out);
       else
-        tally_print_text(&tally, &run, out);
+        tally_print_text(&tally, &run, o->extended, out);
       if (!o->json && tally_has_device_work(&tally) && print_gaps(trace, &map, out))
         rc = TRACER_EXIT_ANALYSIS;
       if (tally.error) {
@@ -1015,7 +1029,9 @@ int main(int argc, char **argv) {
     OPT_START_PAUSED,
     OPT_TIMELINE_FORMAT,
     OPT_TIMELINE_SPLIT,
-    OPT_TRACED_RANKS
+    OPT_TRACED_RANKS,
+    OPT_EVENTS,
+    OPT_RANKS
   };
   static const struct option longopts[] = {
       {"trace", no_argument, NULL, 't'},
@@ -1023,7 +1039,9 @@ int main(int argc, char **argv) {
       {"output", required_argument, NULL, 'o'},
       {"mode", required_argument, NULL, 'm'},
       {"backends", required_argument, NULL, 'b'},
-      {"events", required_argument, NULL, 'e'},
+      {"events", required_argument, NULL, OPT_EVENTS},
+      {"extended", no_argument, NULL, 'e'},
+      {"ranks", optional_argument, NULL, OPT_RANKS},
       {"trace-output", required_argument, NULL, OPT_TRACE_OUTPUT},
       {"replay", optional_argument, NULL, 'r'},
       {"blocking", no_argument, NULL, OPT_BLOCKING},
@@ -1042,12 +1060,12 @@ int main(int argc, char **argv) {
       {"help", no_argument, NULL, 'h'},
       {"version", no_argument, NULL, 'V'},
       {NULL, 0, NULL, 0}};
-  struct options o = {.mode = MODE_DEFAULT};
+  struct options o = {.mode = MODE_DEFAULT, .ranks_pct = 25};
   session_set_hang_handler(on_daemon_hang);
   int c;
   backends_load_path(); /* before --help lists the backends */
   /* '+': options end at the app's name, so the app's own options stay its own. */
-  while ((c = getopt_long(argc, argv, "+tjo:m:b:e:r::l::qhV", longopts, NULL)) != -1) {
+  while ((c = getopt_long(argc, argv, "+tjeo:m:b:r::l::qhV", longopts, NULL)) != -1) {
     switch (c) {
     case 't': o.text = true; break;
     case 'j': o.json = true; break;
@@ -1065,7 +1083,19 @@ int main(int argc, char **argv) {
       }
       break;
     case 'b': o.backends = optarg; break;
-    case 'e': o.events = optarg; break;
+    case OPT_EVENTS: o.events = optarg; break;
+    case 'e': o.extended = true; break;
+    case OPT_RANKS: {
+      char *end = NULL;
+      unsigned long pct = optarg ? strtoul(optarg, &end, 10) : 25;
+      if (optarg && (end == optarg || *end || pct > 100000)) {
+        error("--ranks=PCT wants a percentage such as 25, got %s", optarg);
+        return TRACER_EXIT_USAGE;
+      }
+      o.ranks = true;
+      o.ranks_pct = (unsigned)pct;
+      break;
+    }
     case OPT_TRACE_OUTPUT: o.trace_output = optarg; break;
     case 'r':
       o.replay = true;
@@ -1167,6 +1197,10 @@ int main(int argc, char **argv) {
     error("-t and -j cannot be used together");
     return TRACER_EXIT_USAGE;
   }
+  if (o.text && (o.extended || o.ranks)) {
+    error("-t prints every call: %s applies to the tallies", o.extended ? "-e" : "--ranks");
+    return TRACER_EXIT_USAGE;
+  }
   if (o.replay) {
     if (optind < argc) {
       error("-r analyses a saved trace and runs no app; got: %s", argv[optind]);
@@ -1195,7 +1229,7 @@ int main(int argc, char **argv) {
     return TRACER_EXIT_USAGE;
   }
   if (o.backends && strcmp(o.backends, "none") == 0 && !o.events) {
-    error("-b none records only the events of -e: give some");
+    error("-b none records only the events of --events: give some");
     return TRACER_EXIT_USAGE;
   }
   o.app = argv + optind;
@@ -1215,6 +1249,10 @@ int main(int argc, char **argv) {
     return run_rank(&o, &rank);
   if (o.traced_ranks) {
     error("--traced-ranks needs an MPI launcher: mpirun -n N tracer --traced-ranks LIST APP");
+    return TRACER_EXIT_USAGE;
+  }
+  if (o.ranks) {
+    error("--ranks needs an MPI job: mpirun -n N tracer --ranks APP, or tracer -r JOBDIR --ranks");
     return TRACER_EXIT_USAGE;
   }
   return run(&o);

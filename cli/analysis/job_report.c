@@ -48,8 +48,11 @@ static void print_sizes(const struct job_result *r, FILE *out) {
 }
 
 static void print_job_json(const struct job_result *r, const struct node_gather_report *g,
-                           FILE *out) {
-  fputs("  \"job\": {\n    \"ranks\": [", out);
+                           const struct job_report_request *req, FILE *out) {
+  fputs("  \"job\": {\n", out);
+  if (req->rank_view)
+    rank_spread_print_ranks_json(r, req->ranks_pct, out);
+  fputs("    \"ranks\": [", out);
   for (size_t i = 0; i < r->rank_count; i++)
     fprintf(out, "%s%ld", i ? ", " : "", r->ranks[i]);
   fprintf(out, "],\n    \"nodes\": %zu, \"rank_results\": %zu, \"ranks_from_events\": %zu,"
@@ -89,13 +92,13 @@ static void print_job_json(const struct job_result *r, const struct node_gather_
 
 /* The tally's JSON (tally_print.c), with the job's object added as its last member. */
 static int print_json(const struct job_result *r, const struct node_gather_report *g,
-                      const char *job_dir, FILE *out) {
+                      const struct job_report_request *req, FILE *out) {
   char *text = NULL;
   size_t len = 0;
   FILE *mem = open_memstream(&text, &len);
   if (!mem)
     return -1;
-  tally_print_json(&r->tally, job_dir, NULL, mem);
+  tally_print_json(&r->tally, req->job_dir, NULL, req->extended, mem);
   if (fclose(mem) != 0) {
     free(text);
     return -1;
@@ -105,7 +108,7 @@ static int print_json(const struct job_result *r, const struct node_gather_repor
     len--;
   fwrite(text, 1, len, out);
   fputs(",\n", out);
-  print_job_json(r, g, out);
+  print_job_json(r, g, req, out);
   free(text);
   return 0;
 }
@@ -117,17 +120,22 @@ int job_report_print(const struct job_report_request *req, FILE *out,
     job_result_free(&r);
     return -1;
   }
+  r.want_actors = req->extended || req->rank_view;
   int rc = node_gather_job(req->job_dir, req->ranks, req->rank_count, req->timeout_s,
                            req->threads, &r, gathered);
   if (rc == 0) {
     if (req->json) {
-      rc = print_json(&r, gathered, req->job_dir, out);
+      rc = print_json(&r, gathered, req, out);
     } else {
       rank_spread_print_summary(&r, out);
-      tally_print_text(&r.tally, NULL, out);
+      tally_print_text(&r.tally, NULL, req->extended, out);
       fputc('\n', out);
       print_sizes(&r, out);
-      rank_spread_print_tables(&r, out);
+      if (req->rank_view)
+        rank_spread_print_ranks(&r, req->ranks_pct, out);
+      else if (r.rank_count > 1)
+        fputs("Per-rank times of each call, with the median and the straggler ranks: "
+              "--ranks\n", out);
     }
   }
   job_result_free(&r);

@@ -19,6 +19,9 @@ struct job_report_request {
   unsigned timeout_s; /* how long to wait for results (with ranks) */
   unsigned threads;   /* for ranks reduced from their events */
   bool json;
+  bool extended;       /* -e: the tables per rank, hostname, process and thread too */
+  bool rank_view;      /* --ranks: per-rank times with the median and the stragglers */
+  unsigned ranks_pct;  /* a straggler's time is over the median by more than this % */
 };
 
 /* Prints the report; *gathered says how the results came. Returns 0, or -1 when no rank

@@ -161,15 +161,7 @@ void job_spread_merge(struct job_spread *into, const struct job_spread *from) {
 }
 
 static void stat_merge(struct tally_stat *into, const struct tally_stat *from) {
-  if (!from->calls)
-    return;
-  if (!into->calls || from->min < into->min)
-    into->min = from->min;
-  if (from->max > into->max)
-    into->max = from->max;
-  into->calls += from->calls;
-  into->total += from->total;
-  into->errors += from->errors;
+  tally_stat_merge(into, from);
 }
 
 static void *grow(void *array, size_t *cap, size_t need, size_t size) {
@@ -338,6 +330,9 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
   for (size_t i = 0; i < from->host_count && rc == 0; i++)
     if ((host[i] = job_result_host(into, from->hostnames[i])) < 0)
       rc = -1;
+  if (rc == 0 && into->want_actors && from->actors.count &&
+      actors_merge(&t->actors, &from->actors, host, ACTORS_KEEP_RANK))
+    rc = -1;
   for (size_t i = 0; rc == 0 && i < t->backend_count; i++) {
     struct tally_backend *a = &t->backends[i];
     const struct tally_backend *b = &from->backends[i];
@@ -523,9 +518,12 @@ int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct 
     *error = strdup("out of memory");
     return -1;
   }
-  if (tally_trace(trace, &map, threads, false, &tally) == 0) {
+  if ((r->want_actors ? tally_trace_by_actor : tally_trace)(trace, &map, threads, false,
+                                                           &tally) == 0) {
     if (run.discarded_events > tally.discarded)
       tally.discarded = run.discarded_events;
+    for (size_t i = 0; i < tally.actors.count; i++)
+      tally.actors.list[i].rank = rank;
     rc = merge_tally(r, &tally);
     for (size_t b = 0; rc == 0 && b < tally.backend_count; b++) {
       const struct tally_backend *tb = &tally.backends[b];

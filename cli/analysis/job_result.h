@@ -12,6 +12,8 @@
  *
  * The merged tally keeps counts, not ids, of processes and threads: its id_sets hold a
  * length and no slots (nothing adds to them afterwards); hosts are kept by name.
+ * A rank's result also holds its tally per actor (tally.actors, the actor's rank set),
+ * kept when want_actors says so.
  */
 #ifndef TRACER_JOB_RESULT_H
 #define TRACER_JOB_RESULT_H
@@ -63,6 +65,10 @@ struct job_result {
   struct job_matrix_row *matrix; /* owned */
   size_t matrix_count, matrix_cap;
   struct job_index *index;      /* lookups while merging; owned */
+  /* Whether tally.actors is kept: the per-actor rows (one per rank, host, process,
+   * thread and function) are read and merged only for the views that need them (-e,
+   * --ranks) and by the node leaders that pass them on; else skipped. */
+  bool want_actors;
 };
 
 /* An empty result. Returns 0, or -1 when out of memory. */
@@ -70,7 +76,7 @@ int job_result_init(struct job_result *r);
 void job_result_free(struct job_result *r);
 
 /* Reduces the trace of one rank (its folder rank_dir, with its run record) into r, which
- * job_result_init() made. threads as tally_trace(). Returns 0, or -1 with a message in
+ * job_result_init() made (its actors too, when r->want_actors). threads as tally_trace(). Returns 0, or -1 with a message in
  * *error (owned by the caller) when the trace cannot be read. */
 int job_result_reduce(const char *rank_dir, long rank, unsigned threads, struct job_result *r,
                       char **error);

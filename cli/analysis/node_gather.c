@@ -65,6 +65,7 @@ int node_gather_rank(const char *job_dir, long rank, unsigned threads) {
   struct job_result r;
   int rc = job_result_init(&r);
   char *error = NULL;
+  r.want_actors = true; /* a rank's result carries its actors, for -e and --ranks */
   if (rc == 0 && job_result_reduce(folder, rank, threads, &r, &error)) {
     /* Nothing readable (the app made no traced call, or the trace is damaged): the
      * result still covers the rank and says why. */
@@ -154,6 +155,7 @@ long node_gather_node(const char *job_dir, const char *node, long local_size,
   }
   struct job_result node_result;
   long rc = job_result_init(&node_result) ? -1 : waiting;
+  node_result.want_actors = true; /* passed on to rank 0, which reads them when asked */
   char error[512];
   for (size_t i = 0; rc >= 0 && i < reg.n; i++) {
     rank_result_path(job_dir, reg.ranks[i], path, sizeof path);
@@ -161,7 +163,9 @@ long node_gather_node(const char *job_dir, const char *node, long local_size,
       continue;
     struct job_result one;
     /* Read apart first: a damaged result must not leave half of itself in the node's. */
-    if (job_result_init(&one) == 0 && result_file_read(path, &one, error, sizeof error) == 0 &&
+    int made = job_result_init(&one);
+    one.want_actors = true;
+    if (made == 0 && result_file_read(path, &one, error, sizeof error) == 0 &&
         job_result_merge(&node_result, &one))
       rc = -1;
     job_result_free(&one);
@@ -376,7 +380,9 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
     rank_result_path(job_dir, e.ranks[i], path, sizeof path);
     if (access(path, F_OK) == 0) {
       struct job_result one;
-      bool ok = job_result_init(&one) == 0 && result_file_read(path, &one, error, sizeof error) == 0;
+      int made = job_result_init(&one);
+      one.want_actors = r->want_actors;
+      bool ok = made == 0 && result_file_read(path, &one, error, sizeof error) == 0;
       if (ok && job_result_merge(r, &one))
         rc = -1;
       job_result_free(&one);
@@ -392,8 +398,9 @@ int node_gather_job(const char *job_dir, const long *expected, size_t n, unsigne
     char *message = NULL;
     if (stat(folder, &st) == 0 && S_ISDIR(st.st_mode)) {
       struct job_result one;
-      if (job_result_init(&one) == 0 &&
-          job_result_reduce(folder, e.ranks[i], threads, &one, &message) == 0) {
+      int made = job_result_init(&one);
+      one.want_actors = r->want_actors;
+      if (made == 0 && job_result_reduce(folder, e.ranks[i], threads, &one, &message) == 0) {
         if (job_result_merge(r, &one))
           rc = -1;
         report->from_events++;

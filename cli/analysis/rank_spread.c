@@ -2,6 +2,7 @@
 #include "rank_spread.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "backends.h"
@@ -64,31 +65,225 @@ void rank_spread_print_summary(const struct job_result *r, FILE *out) {
     fputs("Verdict: no traced call took measurable time\n\n", out);
 }
 
-void rank_spread_print_tables(const struct job_result *r, FILE *out) {
+/* One rank's time in a function (or in every call of the backend: function -1). */
+struct rank_time {
+  int32_t function;
+  long rank;
+  uint64_t ns;
+};
+
+static int by_function_rank(const void *x, const void *y) {
+  const struct rank_time *a = x, *b = y;
+  if (a->function != b->function)
+    return a->function < b->function ? -1 : 1;
+  return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+static int by_ns_rank(const void *x, const void *y) {
+  const struct rank_time *a = x, *b = y;
+  if (a->ns != b->ns)
+    return a->ns < b->ns ? -1 : 1;
+  return (a->rank > b->rank) - (a->rank < b->rank);
+}
+
+/* The per-rank times of backend b from the actors' rows: one entry per function and
+ * rank, plus one per rank for all calls (function -1), sorted by function then rank. */
+static struct rank_time *rank_times(const struct job_result *r, size_t b, size_t *n) {
+  const struct actors *a = &r->tally.actors;
+  struct rank_time *t = calloc(2 * a->row_count + 1, sizeof *t);
+  *n = 0;
+  if (!t)
+    return NULL;
+  for (size_t i = 0; i < a->row_count; i++) {
+    const struct actor_row *w = &a->rows[i];
+    if (w->backend != b || w->function < 0 || !w->time.calls)
+      continue;
+    long rank = a->list[w->actor].rank;
+    t[(*n)++] = (struct rank_time){w->function, rank, w->time.total};
+    t[(*n)++] = (struct rank_time){-1, rank, w->time.total};
+  }
+  qsort(t, *n, sizeof *t, by_function_rank);
+  size_t k = 0; /* a rank's threads and processes add up */
+  for (size_t i = 0; i < *n; i++) {
+    if (k && t[k - 1].function == t[i].function && t[k - 1].rank == t[i].rank)
+      t[k - 1].ns += t[i].ns;
+    else
+      t[k++] = t[i];
+  }
+  *n = k;
+  return t;
+}
+
+struct rank_row {
+  int32_t function;
+  uint64_t floor; /* 1% of the median rank's time in all the backend's calls */
+  struct rank_time *times; /* sorted by time; borrowed */
+  size_t n;
+  uint64_t sum, median;
+  size_t max_at; /* the most, the lowest rank of ties */
+};
+
+static int by_sum(const void *x, const void *y) {
+  const struct rank_row *a = x, *b = y;
+  if ((a->function < 0) != (b->function < 0))
+    return a->function < 0 ? -1 : 1;
+  if (a->sum != b->sum)
+    return a->sum > b->sum ? -1 : 1;
+  return (a->function > b->function) - (a->function < b->function);
+}
+
+/* The rows of backend b: one per function and one for all calls (first), then by the
+ * time of all ranks, longest first; *n of them (owned by the caller, with *times). */
+static struct rank_row *rank_rows(const struct job_result *r, size_t b, size_t *n,
+                                  struct rank_time **times) {
+  size_t count;
+  struct rank_time *t = rank_times(r, b, &count);
+  struct rank_row *rows = calloc(count + 1, sizeof *rows);
+  *n = 0;
+  *times = t;
+  if (!t || !rows) {
+    free(rows);
+    return NULL;
+  }
+  for (size_t i = 0; i < count;) {
+    size_t end = i;
+    while (end < count && t[end].function == t[i].function)
+      end++;
+    struct rank_row *row = &rows[(*n)++];
+    row->function = t[i].function;
+    row->times = t + i;
+    row->n = end - i;
+    qsort(row->times, row->n, sizeof *row->times, by_ns_rank);
+    for (size_t k = 0; k < row->n; k++)
+      row->sum += row->times[k].ns;
+    row->median = row->n % 2 ? row->times[row->n / 2].ns
+                             : (row->times[row->n / 2 - 1].ns + row->times[row->n / 2].ns) / 2;
+    row->max_at = row->n - 1;
+    while (row->max_at > 0 && row->times[row->max_at - 1].ns == row->times[row->n - 1].ns)
+      row->max_at--;
+    i = end;
+  }
+  qsort(rows, *n, sizeof *rows, by_sum);
+  for (size_t i = 0; *n && i < *n; i++)
+    rows[i].floor = rows[0].median / 100; /* rows[0]: all calls */
+  return rows;
+}
+
+/* Over the median by more than pct percent, and by more than the floor: a call too short
+ * to matter names no straggler. */
+static bool straggler(const struct rank_row *row, const struct rank_time *t, unsigned pct) {
+  return (double)t->ns > (double)row->median * (1.0 + pct / 100.0) &&
+         t->ns - row->median > row->floor;
+}
+
+/* The stragglers of a row, in rank order, into out: "2, 5, 7 (+3)". */
+static void stragglers_text(const struct rank_row *row, unsigned pct, char *out, size_t size) {
+  long shown[5];
+  size_t count = 0, more = 0;
+  for (size_t k = 0; k < row->n; k++)
+    if (straggler(row, &row->times[k], pct)) {
+      if (count < 5)
+        shown[count++] = row->times[k].rank;
+      else
+        more++;
+    }
+  /* in rank order: the times are sorted by time */
+  for (size_t i = 1; i < count; i++)
+    for (size_t k = i; k > 0 && shown[k] < shown[k - 1]; k--) {
+      long x = shown[k];
+      shown[k] = shown[k - 1];
+      shown[k - 1] = x;
+    }
+  size_t used = 0;
+  out[0] = '\0';
+  for (size_t i = 0; i < count && used < size; i++)
+    used += (size_t)snprintf(out + used, size - used, "%s%ld", i ? ", " : "", shown[i]);
+  if (more && used < size)
+    snprintf(out + used, size - used, " (+%zu)", more);
+  if (!count)
+    snprintf(out, size, "none");
+}
+
+static const char *row_name(const struct tracer_backend_desc *desc, const struct rank_row *row) {
+  return row->function < 0 ? "All calls" : desc->functions[row->function].name;
+}
+
+void rank_spread_print_ranks(const struct job_result *r, unsigned pct, FILE *out) {
+  bool any = false;
   for (size_t b = 0; b < r->tally.backend_count; b++) {
     const struct tracer_backend_desc *desc = tracer_backends[b];
-    bool header = false;
-    for (uint32_t f = 0; f < desc->function_count; f++) {
-      const struct job_spread *s = &r->function_ns[b][f];
-      if (!s->count)
-        continue;
-      if (!header) {
-        char label[64];
-        backends_title(desc, label, sizeof label);
-        fprintf(out, "Per-rank time (%s) | %zu ranks |\n\n", label, r->rank_count);
-        fprintf(out, "%-32s | %9s | %9s | %9s | %8s | %8s | %6s |\n", "Name", "Min", "Mean",
-                "Max", "Min rank", "Max rank", "Ranks");
-        header = true;
+    size_t n;
+    struct rank_time *times;
+    struct rank_row *rows = rank_rows(r, b, &n, &times);
+    if (rows && n) {
+      any = true;
+      char label[64];
+      backends_title(desc, label, sizeof label);
+      fprintf(out,
+              "Per-rank time (%s) | %zu ranks | stragglers: over the median by more than %u%% |"
+              "\n\n",
+              label, r->rank_count, pct);
+      fprintf(out, "%-32s | %9s | %9s | %9s | %8s | %8s | %6s | %s\n", "Name", "Min", "Median",
+              "Max", "Min rank", "Max rank", "Ranks", "Stragglers");
+      for (size_t i = 0; i < n; i++) {
+        const struct rank_row *row = &rows[i];
+        char mn[32], md[32], mx[32], names[96];
+        units_time(row->times[0].ns, mn, sizeof mn);
+        units_time(row->median, md, sizeof md);
+        units_time(row->times[row->n - 1].ns, mx, sizeof mx);
+        stragglers_text(row, pct, names, sizeof names);
+        fprintf(out, "%-32.32s | %9s | %9s | %9s | %8ld | %8ld | %6zu | %s\n",
+                row_name(desc, row), mn, md, mx, row->times[0].rank,
+                row->times[row->max_at].rank, row->n, names);
       }
-      char mn[32], avg[32], mx[32];
-      units_time(s->min, mn, sizeof mn);
-      units_time((uint64_t)mean(s), avg, sizeof avg);
-      units_time(s->max, mx, sizeof mx);
-      fprintf(out, "%-32.32s | %9s | %9s | %9s | %8ld | %8ld | %6llu |\n",
-              desc->functions[f].name, mn, avg, mx, s->min_rank, s->max_rank,
-              (unsigned long long)s->count);
-    }
-    if (header)
       fputc('\n', out);
+    }
+    free(rows);
+    free(times);
   }
+  if (!any)
+    fputs("Per-rank time: no rank's calls were counted per rank (their results lack the "
+          "per-thread rows).\n\n", out);
+}
+
+void rank_spread_print_ranks_json(const struct job_result *r, unsigned pct, FILE *out) {
+  fprintf(out, "    \"per_rank\": {\"straggler_over_median_pct\": %u, \"backends\": [", pct);
+  bool first_backend = true;
+  for (size_t b = 0; b < r->tally.backend_count; b++) {
+    const struct tracer_backend_desc *desc = tracer_backends[b];
+    size_t n;
+    struct rank_time *times;
+    struct rank_row *rows = rank_rows(r, b, &n, &times);
+    if (rows && n) {
+      fprintf(out, "%s\n      {\"name\": \"%s\", \"calls\": [", first_backend ? "" : ",",
+              desc->name);
+      first_backend = false;
+      for (size_t i = 0; i < n; i++) {
+        const struct rank_row *row = &rows[i];
+        fprintf(out, "%s\n        {\"name\": ", i ? "," : "");
+        if (row->function < 0)
+          fputs("null", out);
+        else
+          units_json_string(out, desc->functions[row->function].name);
+        fprintf(out,
+                ", \"ranks\": %zu, \"min_ns\": %llu, \"min_rank\": %ld, \"median_ns\": %llu, "
+                "\"max_ns\": %llu, \"max_rank\": %ld, \"stragglers\": [",
+                row->n, (unsigned long long)row->times[0].ns, row->times[0].rank,
+                (unsigned long long)row->median, (unsigned long long)row->times[row->n - 1].ns,
+                row->times[row->max_at].rank);
+        bool first = true;
+        for (size_t k = 0; k < row->n; k++)
+          if (straggler(row, &row->times[k], pct)) {
+            fprintf(out, "%s{\"rank\": %ld, \"ns\": %llu}", first ? "" : ", ",
+                    row->times[k].rank, (unsigned long long)row->times[k].ns);
+            first = false;
+          }
+        fputs("]}", out);
+      }
+      fputs("]}", out);
+    }
+    free(rows);
+    free(times);
+  }
+  fputs("]},\n", out);
 }

@@ -21,7 +21,79 @@ static int by_name(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static void write_backend(FILE *f, const struct job_result *r, size_t b) {
+/* The actors and their rows in a fixed order (rank, host, process, thread; then backend,
+ * function, device row), so that a file is the same whatever order results merged in. */
+struct actor_order {
+  size_t *actor;    /* actor indices in file order; owned */
+  size_t *position; /* by actor index: its position in the file; owned */
+  size_t *row;      /* row indices in file order; owned */
+  size_t rows;
+};
+
+static int compare_actors(const void *x, const void *y, void *context) {
+  const struct tally *t = context;
+  const struct actor *a = &t->actors.list[*(const size_t *)x];
+  const struct actor *b = &t->actors.list[*(const size_t *)y];
+  if (a->rank != b->rank)
+    return a->rank < b->rank ? -1 : 1;
+  int c = strcmp(t->hostnames[a->host], t->hostnames[b->host]);
+  if (c)
+    return c;
+  if (a->pid != b->pid)
+    return a->pid < b->pid ? -1 : 1;
+  return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+struct row_context {
+  const struct tally *t;
+  const size_t *position;
+};
+
+static int compare_rows(const void *x, const void *y, void *context) {
+  const struct row_context *c = context;
+  const struct actor_row *a = &c->t->actors.rows[*(const size_t *)x];
+  const struct actor_row *b = &c->t->actors.rows[*(const size_t *)y];
+  if (a->backend != b->backend)
+    return a->backend < b->backend ? -1 : 1;
+  if (c->position[a->actor] != c->position[b->actor])
+    return c->position[a->actor] < c->position[b->actor] ? -1 : 1;
+  if (a->function != b->function)
+    return a->function < b->function ? -1 : 1;
+  if (a->function >= 0)
+    return 0;
+  if (a->kind != b->kind)
+    return a->kind < b->kind ? -1 : 1;
+  return strcmp(a->name, b->name);
+}
+
+static int actor_order_make(const struct tally *t, struct actor_order *o) {
+  const struct actors *a = &t->actors;
+  o->actor = calloc(a->count + 1, sizeof *o->actor);
+  o->position = calloc(a->count + 1, sizeof *o->position);
+  o->row = calloc(a->row_count + 1, sizeof *o->row);
+  o->rows = a->row_count;
+  if (!o->actor || !o->position || !o->row)
+    return -1;
+  for (size_t i = 0; i < a->count; i++)
+    o->actor[i] = i;
+  qsort_r(o->actor, a->count, sizeof *o->actor, compare_actors, (void *)t);
+  for (size_t i = 0; i < a->count; i++)
+    o->position[o->actor[i]] = i;
+  for (size_t i = 0; i < a->row_count; i++)
+    o->row[i] = i;
+  struct row_context c = {t, o->position};
+  qsort_r(o->row, a->row_count, sizeof *o->row, compare_rows, &c);
+  return 0;
+}
+
+static void actor_order_free(struct actor_order *o) {
+  free(o->actor);
+  free(o->position);
+  free(o->row);
+}
+
+static void write_backend(FILE *f, const struct job_result *r, size_t b,
+                          const struct actor_order *order) {
   const struct tally_backend *tb = &r->tally.backends[b];
   fprintf(f, "backend %s %llu %zu %zu %zu %zu", tb->desc->name, (ull)tb->events,
           tb->processes.len, tb->threads.len, tb->device_processes.len, tb->device_threads.len);
@@ -55,6 +127,22 @@ static void write_backend(FILE *f, const struct job_result *r, size_t b) {
     fprintf(f, "d %d %llu %llu %llu %llu %llu %llu %llu %llu %s\n", d->kind, (ull)d->time.calls,
             (ull)d->time.errors, (ull)d->time.total, (ull)d->time.min, (ull)d->time.max,
             (ull)d->bytes, (ull)d->min_bytes, (ull)d->max_bytes, d->name);
+  }
+  /* Per actor: `af ACTOR INDEX CALLS ERRORS TOTAL MIN MAX NAME` and
+   * `ad ACTOR KIND CALLS ERRORS TOTAL MIN MAX BYTES NAME`, ACTOR an `a` line's position. */
+  const struct actors *a = &r->tally.actors;
+  for (size_t k = 0; k < order->rows; k++) {
+    const struct actor_row *w = &a->rows[order->row[k]];
+    if (w->backend != b)
+      continue;
+    if (w->function >= 0)
+      fprintf(f, "af %zu %d %llu %llu %llu %llu %llu %s\n", order->position[w->actor],
+              w->function, (ull)w->time.calls, (ull)w->time.errors, (ull)w->time.total,
+              (ull)w->time.min, (ull)w->time.max, tb->desc->functions[w->function].name);
+    else
+      fprintf(f, "ad %zu %d %llu %llu %llu %llu %llu %llu %s\n", order->position[w->actor],
+              w->kind, (ull)w->time.calls, (ull)w->time.errors, (ull)w->time.total,
+              (ull)w->time.min, (ull)w->time.max, (ull)w->bytes, w->name);
   }
   for (size_t i = 0; i < r->size_count; i++)
     if (r->sizes[i].backend == b)
@@ -105,14 +193,23 @@ int result_file_write(const char *path, const struct job_result *r) {
     fprintf(f, "region %llu %llu %llu %llu %s %s\n", (ull)g->calls, (ull)g->total, (ull)g->min,
             (ull)g->max, g->backend, g->name);
   }
-  for (size_t b = 0; b < t->backend_count; b++)
+  /* The actors, `a RANK PID TID HOST`, numbered by their order here. */
+  struct actor_order order;
+  bool failed = actor_order_make(t, &order) != 0;
+  for (size_t i = 0; !failed && i < t->actors.count; i++) {
+    const struct actor *a = &t->actors.list[order.actor[i]];
+    fprintf(f, "a %ld %lld %lld %s\n", a->rank, (long long)a->pid, (long long)a->tid,
+            t->hostnames[a->host]);
+  }
+  for (size_t b = 0; !failed && b < t->backend_count; b++)
     if (backend_present(r, b))
-      write_backend(f, r, b);
+      write_backend(f, r, b, &order);
+  actor_order_free(&order);
   for (size_t i = 0; i < r->matrix_count; i++)
     fprintf(f, "m %ld %ld %llu %llu\n", r->matrix[i].from, r->matrix[i].to,
             (ull)r->matrix[i].bytes, (ull)r->matrix[i].messages);
   fputs("end\n", f);
-  bool failed = ferror(f) != 0;
+  failed = failed || ferror(f) != 0;
   if (fclose(f) != 0 || failed || rename(tmp, path) != 0) {
     int saved = errno;
     unlink(tmp);
@@ -181,6 +278,8 @@ static int function_index(const struct tracer_backend_desc *desc, uint64_t index
 
 struct reader {
   struct job_result *r;
+  long *actors;       /* the file's actors (`a` lines) as indices in r->tally.actors; owned */
+  size_t actor_count;
   int backend; /* of the last `backend` line; -1 before one, or for one this tracer lacks */
   bool unknown_backend;
   size_t device_rows; /* `d` lines of the backend read so far */
@@ -193,6 +292,45 @@ static bool read_line(struct reader *rd, char *line) {
   char word[16];
   snprintf(word, sizeof word, "%.*s", (int)(p - line), line);
   uint64_t v[9];
+  if (strcmp(word, "a") == 0 || strcmp(word, "af") == 0 || strcmp(word, "ad") == 0) {
+    if (!r->want_actors) /* the views that need them were not asked for */
+      return true;
+    if (!word[1]) {
+      long rank;
+      uint64_t ids[2];
+      if (!longs(&p, &rank, 1) || !numbers(&p, ids, 2))
+        return false;
+      int host = job_result_host(r, rest(p));
+      long *grown = realloc(rd->actors, (rd->actor_count + 1) * sizeof *grown);
+      if (host < 0 || !grown)
+        return false;
+      rd->actors = grown;
+      long at = actors_find(&t->actors, rank, host, (int64_t)ids[0], (int64_t)ids[1]);
+      rd->actors[rd->actor_count++] = at;
+      return at >= 0;
+    }
+    if (rd->unknown_backend)
+      return true;
+    long kind;
+    if (rd->backend < 0 || !numbers(&p, v, 1) || v[0] >= rd->actor_count ||
+        !longs(&p, &kind, 1) || !numbers(&p, v + 1, word[1] == 'd' ? 6 : 5))
+      return false;
+    const char *name = rest(p);
+    const struct tracer_backend_desc *desc = t->backends[rd->backend].desc;
+    int function = -1;
+    if (word[1] == 'f' && (function = function_index(desc, (uint64_t)kind, name)) < 0)
+      return true; /* a function this tracer's backend lacks */
+    struct actor_row *w = actors_row(&t->actors, (uint32_t)rd->actors[v[0]],
+                                     (uint32_t)rd->backend, function,
+                                     word[1] == 'd' ? (int)kind : 0, name, strlen(name));
+    if (!w)
+      return false;
+    struct tally_stat st = {v[1], v[2], v[3], v[4], v[5]};
+    tally_stat_merge(&w->time, &st);
+    if (word[1] == 'd')
+      w->bytes += v[6];
+    return true;
+  }
   if (strcmp(word, "ranks") == 0) {
     long rank;
     while (*p == ' ' && longs(&p, &rank, 1))
@@ -417,7 +555,7 @@ int result_file_read(const char *path, struct job_result *r, char *error, size_t
   long number = 0;
   int version = 0;
   bool ended = false;
-  struct reader rd = {r, -1, false, 0};
+  struct reader rd = {r, NULL, 0, -1, false, 0};
   int rc = 0;
   while (getline(&line, &cap, f) > 0) {
     number++;
@@ -444,6 +582,7 @@ int result_file_read(const char *path, struct job_result *r, char *error, size_t
     rc = -1;
   }
   free(line);
+  free(rd.actors);
   fclose(f);
   return rc;
 }

@@ -18,7 +18,7 @@
 
 #include "job_result.h"
 
-#define RESULT_FILE_VERSION 1
+#define RESULT_FILE_VERSION 2 /* 2: the actors (`a`, `af`, `ad` lines) */
 #define RESULT_FILE_RANK "tracer-result.txt" /* a rank's, in its folder */
 
 /* Returns 0, or -1 (errno set) when the file cannot be written. */

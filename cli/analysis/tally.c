@@ -29,25 +29,11 @@ struct worker {
 };
 
 static void stat_add(struct tally_stat *s, uint64_t ns, bool error) {
-  if (s->calls == 0 || ns < s->min)
-    s->min = ns;
-  if (ns > s->max)
-    s->max = ns;
-  s->calls++;
-  s->total += ns;
-  s->errors += error;
+  tally_stat_add(s, ns, error);
 }
 
 static void stat_merge(struct tally_stat *into, const struct tally_stat *from) {
-  if (!from->calls)
-    return;
-  if (into->calls == 0 || from->min < into->min)
-    into->min = from->min;
-  if (from->max > into->max)
-    into->max = from->max;
-  into->calls += from->calls;
-  into->total += from->total;
-  into->errors += from->errors;
+  tally_stat_merge(into, from);
 }
 
 static int tally_init(struct tally *t) {
@@ -121,7 +107,9 @@ static uint64_t span_ns(const struct ctf_event *ev, uint64_t from, uint64_t to) 
   return (uint64_t)((double)ticks * (1e9 / (double)clock->frequency) + 0.5);
 }
 
-static void note_actor(struct tally_backend *b, const struct event_map *map,
+/* Notes the event's host, process and thread; returns its actor when the tally is broken
+ * down per actor, else -1. */
+static long note_actor(struct tally *t, struct tally_backend *b, const struct event_map *map,
                        const struct event_info *info, const struct ctf_event *ev, int host,
                        bool device) {
   int64_t vpid = 0, vtid = 0;
@@ -130,6 +118,7 @@ static void note_actor(struct tally_backend *b, const struct event_map *map,
   id_set_add(&b->hosts, (uint64_t)host);
   id_set_add(device ? &b->device_processes : &b->processes, h | (uint32_t)vpid);
   id_set_add(device ? &b->device_threads : &b->threads, h | (uint32_t)vtid);
+  return t->by_actor ? actors_find(&t->actors, -1, host, vpid, vtid) : -1;
 }
 
 static void on_call(struct tally *t, const struct event_map *map, const struct event_info *info,
@@ -153,7 +142,8 @@ static void on_call(struct tally *t, const struct event_map *map, const struct e
         break;
       }
   }
-  stat_add(&b->host[function], span_ns(ev, call.start, call.end), error);
+  uint64_t ns = span_ns(ev, call.start, call.end);
+  stat_add(&b->host[function], ns, error);
   if (f->message.kind != TRACER_MESSAGE_NONE && f->message.bytes >= 0 && !error) {
     /* The bytes a message call moved (trace.messages of the spec). */
     size_t n = event_map_record(info, ev, slots, sizeof slots / sizeof *slots);
@@ -161,7 +151,13 @@ static void on_call(struct tally *t, const struct event_map *map, const struct e
       b->message_bytes[call.function] += slots[f->message.bytes];
   }
   b->events++;
-  note_actor(b, map, info, ev, host, false);
+  long actor = note_actor(t, b, map, info, ev, host, false);
+  struct actor_row *row =
+      actor >= 0 ? actors_row(&t->actors, (uint32_t)actor, (uint32_t)info->backend, (int32_t)function, 0,
+                              NULL, 0)
+                 : NULL;
+  if (row)
+    stat_add(&row->time, ns, error);
 }
 
 static void on_device(struct tally *t, const struct event_map *map,
@@ -192,7 +188,15 @@ static void on_device(struct tally *t, const struct event_map *map,
     if ((uint64_t)bytes > d->max_bytes)
       d->max_bytes = (uint64_t)bytes;
     d->bytes += (uint64_t)bytes;
-    note_actor(b, map, info, ev, host, true);
+    long actor = note_actor(t, b, map, info, ev, host, true);
+    struct actor_row *row =
+        actor >= 0 ? actors_row(&t->actors, (uint32_t)actor, (uint32_t)i, -1, (int)kind,
+                                name.u.string.chars, name.u.string.length)
+                   : NULL;
+    if (row) {
+      stat_add(&row->time, ns, false);
+      row->bytes += (uint64_t)bytes;
+    }
     return;
   }
 }
@@ -243,7 +247,13 @@ static void on_counted(struct tally *t, const struct event_map *map,
   stat_merge(&b->host[function], &block);
   b->events++;
   t->counted_calls += (uint64_t)calls;
-  note_actor(b, map, info, ev, host, false);
+  long actor = note_actor(t, b, map, info, ev, host, false);
+  struct actor_row *row =
+      actor >= 0 ? actors_row(&t->actors, (uint32_t)actor, (uint32_t)(b - t->backends),
+                              (int32_t)function, 0, NULL, 0)
+                 : NULL;
+  if (row)
+    stat_merge(&row->time, &block);
 }
 
 static void on_cost(struct tally *t, const struct event_info *info, const struct ctf_event *ev) {
@@ -390,6 +400,9 @@ static int merge_into(struct tally *into, struct tally *from) {
   into->paused_ns += from->paused_ns;
   if (regions_merge(&into->regions, &from->regions))
     return -1;
+  /* The workers share the host indices (stream_host). */
+  if (from->actors.count && actors_merge(&into->actors, &from->actors, NULL, ACTORS_KEEP_RANK))
+    return -1;
   for (size_t i = 0; i < into->backend_count; i++) {
     struct tally_backend *a = &into->backends[i], *b = &from->backends[i];
     for (uint32_t f = 0; f < a->function_count; f++) {
@@ -444,6 +457,7 @@ static void take_off_clock_reads(struct tally *t) {
       s->max = s->max > c ? s->max - c : 0;
     }
   }
+  actors_take_off(&t->actors, c);
 }
 
 static void draw_progress(const struct progress *p, bool final) {
@@ -454,10 +468,11 @@ static void draw_progress(const struct progress *p, bool final) {
   fflush(stderr);
 }
 
-int tally_trace(const struct ctf_trace *trace, const struct event_map *map, unsigned threads,
-                bool show_progress, struct tally *tally) {
+static int tally_run(const struct ctf_trace *trace, const struct event_map *map, unsigned threads,
+                     bool show_progress, bool by_actor, struct tally *tally) {
   if (tally_init(tally))
     return -1;
+  tally->by_actor = by_actor;
   size_t streams = ctf_trace_stream_count(trace);
   if (threads == 0) {
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
@@ -499,6 +514,7 @@ int tally_trace(const struct ctf_trace *trace, const struct event_map *map, unsi
     workers[i].streams = calloc(streams + 1, sizeof(size_t));
     if (!workers[i].streams || tally_init(&workers[i].tally))
       rc = -1;
+    workers[i].tally.by_actor = by_actor;
   }
   for (size_t i = 0; rc == 0 && i < streams; i++) {
     unsigned best = 0;
@@ -547,6 +563,16 @@ int tally_trace(const struct ctf_trace *trace, const struct event_map *map, unsi
   return rc;
 }
 
+int tally_trace(const struct ctf_trace *trace, const struct event_map *map, unsigned threads,
+                bool show_progress, struct tally *tally) {
+  return tally_run(trace, map, threads, show_progress, false, tally);
+}
+
+int tally_trace_by_actor(const struct ctf_trace *trace, const struct event_map *map,
+                         unsigned threads, bool show_progress, struct tally *tally) {
+  return tally_run(trace, map, threads, show_progress, true, tally);
+}
+
 void tally_free(struct tally *t) {
   for (size_t i = 0; t->backends && i < t->backend_count; i++) {
     struct tally_backend *b = &t->backends[i];
@@ -571,6 +597,7 @@ void tally_free(struct tally *t) {
   free(t->hostnames);
   free(t->error);
   regions_free(&t->regions);
+  actors_free(&t->actors);
   memset(t, 0, sizeof *t);
 }
 

@@ -14,15 +14,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "actors.h"
 #include "ctf.h"
 #include "event_map.h"
 #include "id_set.h"
 #include "regions.h"
-
-struct tally_stat {
-  uint64_t calls, errors;
-  uint64_t total, min, max; /* ns */
-};
+#include "tally_stat.h"
 
 /* A device table row: a kernel (by name) or a transfer (by API function). */
 struct tally_device {
@@ -71,6 +68,8 @@ struct tally {
   char *error;              /* first stream error, or NULL; the rest of the trace was read */
   struct regions regions;   /* named regions of every backend */
   uint64_t pauses, paused_ns; /* times the recording was paused, and for how long in all */
+  struct actors actors;     /* per thread (tally_trace_by_actor), else empty */
+  bool by_actor;            /* actors are being collected */
 };
 
 /* Tallies every stream of trace with up to `threads` threads (0: one per core). With
@@ -79,6 +78,9 @@ struct tally {
  * leaves its error in tally->error and the events before it counted. */
 int tally_trace(const struct ctf_trace *trace, const struct event_map *map, unsigned threads,
                 bool show_progress, struct tally *tally);
+/* The same, with the tally broken down per actor too (tally->actors; ranks -1). */
+int tally_trace_by_actor(const struct ctf_trace *trace, const struct event_map *map,
+                         unsigned threads, bool show_progress, struct tally *tally);
 void tally_free(struct tally *tally);
 
 /* Rows sorted for printing: host rows by time (then name), device rows likewise. */

@@ -61,7 +61,9 @@ static void total_row(FILE *out, int width, uint64_t total, uint64_t calls, uint
           (unsigned long long)calls, "", "", "", (unsigned long long)errors);
 }
 
-static void print_host(const struct tally_backend *b, FILE *out) {
+/* A backend's host table; actor (NULL for the whole tally) names the actor of a
+ * breakdown's section ("Hostname node1 | Process 12 | Thread 14 |"). */
+static void print_host(const struct tally_backend *b, const char *actor, FILE *out) {
   uint32_t *order = calloc(b->function_count + 1, sizeof *order);
   const char **names = calloc(b->function_count + 1, sizeof *names);
   if (!order || !names)
@@ -83,8 +85,11 @@ static void print_host(const struct tally_backend *b, FILE *out) {
   int width = name_width(names, n);
   char title[64];
   backends_title(b->desc, title, sizeof title);
-  fprintf(out, "BACKEND_%s | %zu Hostnames | %zu Processes | %zu Threads |\n\n", title,
-          b->hosts.len, b->processes.len, b->threads.len);
+  if (actor)
+    fprintf(out, "BACKEND_%s | %s\n\n", title, actor);
+  else
+    fprintf(out, "BACKEND_%s | %zu Hostnames | %zu Processes | %zu Threads |\n\n", title,
+            b->hosts.len, b->processes.len, b->threads.len);
   time_header(out, width);
   for (uint32_t i = 0; i < b->function_count; i++)
     if (b->host[order[i]].calls)
@@ -92,7 +97,7 @@ static void print_host(const struct tally_backend *b, FILE *out) {
   total_row(out, width, total, calls, errors);
   fputc('\n', out);
 done:
-  for (uint32_t i = 0; i < b->function_count; i++)
+  for (uint32_t i = 0; b->unfinished && i < b->function_count; i++)
     if (b->unfinished[i])
       fprintf(out, "Not returned when the app ended: %s (%llu call%s)\n",
               b->desc->functions[i].name, (unsigned long long)b->unfinished[i],
@@ -101,7 +106,7 @@ done:
   free(names);
 }
 
-static void print_device(const struct tally_backend *b, FILE *out) {
+static void print_device(const struct tally_backend *b, const char *actor, FILE *out) {
   if (!b->device_count)
     return;
   size_t *order = calloc(b->device_count, sizeof *order);
@@ -117,8 +122,11 @@ static void print_device(const struct tally_backend *b, FILE *out) {
     calls += b->device[order[i]].time.calls;
   }
   int width = name_width(names, n);
-  fprintf(out, "Device profiling (%s) | %zu Hostnames | %zu Processes | %zu Threads |\n",
-          b->desc->label, b->hosts.len, b->device_processes.len, b->device_threads.len);
+  if (actor)
+    fprintf(out, "Device profiling (%s) | %s\n", b->desc->label, actor);
+  else
+    fprintf(out, "Device profiling (%s) | %zu Hostnames | %zu Processes | %zu Threads |\n",
+            b->desc->label, b->hosts.len, b->device_processes.len, b->device_threads.len);
   if (b->desc->device_times_host)
     fputs("Host-side times: the backend has no device timestamps; each row times its call.\n",
           out);
@@ -129,9 +137,10 @@ static void print_device(const struct tally_backend *b, FILE *out) {
   total_row(out, width, total, calls, 0);
   fputc('\n', out);
 
-  /* Memory traffic: the transfers only. */
+  /* Memory traffic: the transfers only (the whole tally's: an actor's rows keep no least
+   * and most bytes). */
   tally_sorted_device(b, 1, order, &n);
-  if (!n)
+  if (!n || actor)
     goto done;
   uint64_t bytes = 0, time = 0;
   calls = 0;
@@ -279,7 +288,188 @@ static void print_cost(const struct tally *t, const struct run_record *run, FILE
   fputs(" (measured on this machine; not in the times above).\n", out);
 }
 
-void tally_print_text(const struct tally *t, const struct run_record *run, FILE *out) {
+/* The breakdown per actor (-e): actors in the order of their hostname, rank, process and
+ * thread; each one's rows of a backend, as a backend of its own. */
+static int compare_actor(const void *x, const void *y, void *context) {
+  const struct tally *t = context;
+  const struct actor *a = &t->actors.list[*(const size_t *)x];
+  const struct actor *b = &t->actors.list[*(const size_t *)y];
+  int c = strcmp(t->hostnames[a->host], t->hostnames[b->host]);
+  if (c)
+    return c;
+  if (a->rank != b->rank)
+    return a->rank < b->rank ? -1 : 1;
+  if (a->pid != b->pid)
+    return a->pid < b->pid ? -1 : 1;
+  return (a->tid > b->tid) - (a->tid < b->tid);
+}
+
+/* The position of each actor in print order (owned by the caller), or NULL. */
+static size_t *actor_positions(const struct tally *t) {
+  size_t n = t->actors.count;
+  size_t *order = calloc(n + 1, sizeof *order), *position = calloc(n + 1, sizeof *position);
+  if (!order || !position) {
+    free(order);
+    free(position);
+    return NULL;
+  }
+  for (size_t i = 0; i < n; i++)
+    order[i] = i;
+  qsort_r(order, n, sizeof *order, compare_actor, (void *)t);
+  for (size_t i = 0; i < n; i++)
+    position[order[i]] = i;
+  free(order);
+  return position;
+}
+
+struct actor_group {
+  size_t position; /* the actor's in print order */
+  size_t row;
+};
+
+static int compare_group(const void *x, const void *y) {
+  const struct actor_group *a = x, *b = y;
+  if (a->position != b->position)
+    return a->position < b->position ? -1 : 1;
+  return (a->row > b->row) - (a->row < b->row);
+}
+
+/* The rows of backend, grouped by actor in print order; *n of them (owned by the caller). */
+static struct actor_group *backend_rows(const struct tally *t, size_t backend, size_t *n) {
+  *n = 0;
+  size_t *position = actor_positions(t);
+  struct actor_group *g = calloc(t->actors.row_count + 1, sizeof *g);
+  if (!position || !g) {
+    free(position);
+    free(g);
+    return NULL;
+  }
+  for (size_t i = 0; i < t->actors.row_count; i++)
+    if (t->actors.rows[i].backend == backend)
+      g[(*n)++] = (struct actor_group){position[t->actors.rows[i].actor], i};
+  qsort(g, *n, sizeof *g, compare_group);
+  free(position);
+  return g;
+}
+
+static void actor_label(const struct tally *t, const struct actor *a, char *out, size_t size) {
+  char rank[32] = "";
+  if (a->rank >= 0)
+    snprintf(rank, sizeof rank, "Rank %ld | ", a->rank);
+  snprintf(out, size, "%sHostname %s | Process %lld | Thread %lld |", rank,
+           t->hostnames[a->host], (long long)a->pid, (long long)a->tid);
+}
+
+/* One actor's rows g[0..n) of backend as a backend of its own (names borrowed). */
+static bool actor_backend(const struct tally *t, size_t backend, const struct actor_group *g,
+                          size_t n, struct tally_backend *out) {
+  memset(out, 0, sizeof *out);
+  out->desc = t->backends[backend].desc;
+  out->function_count = t->backends[backend].function_count;
+  out->host = calloc(out->function_count + 1, sizeof *out->host);
+  out->device = calloc(n + 1, sizeof *out->device);
+  if (!out->host || !out->device)
+    return false;
+  for (size_t k = 0; k < n; k++) {
+    const struct actor_row *r = &t->actors.rows[g[k].row];
+    if (r->function >= 0 && (uint32_t)r->function < out->function_count) {
+      tally_stat_merge(&out->host[r->function], &r->time);
+    } else if (r->function < 0) {
+      struct tally_device *d = &out->device[out->device_count++];
+      d->name = r->name;
+      d->kind = r->kind;
+      d->time = r->time;
+      d->bytes = r->bytes;
+    }
+  }
+  return true;
+}
+
+static void print_actors_text(const struct tally *t, size_t backend, FILE *out) {
+  size_t n;
+  struct actor_group *g = backend_rows(t, backend, &n);
+  for (size_t start = 0; g && start < n;) {
+    size_t end = start;
+    while (end < n && g[end].position == g[start].position)
+      end++;
+    struct tally_backend one;
+    if (actor_backend(t, backend, g + start, end - start, &one)) {
+      char label[512];
+      actor_label(t, &t->actors.list[t->actors.rows[g[start].row].actor], label, sizeof label);
+      print_host(&one, label, out);
+      print_device(&one, label, out);
+    }
+    free(one.host);
+    free(one.device);
+    start = end;
+  }
+  free(g);
+}
+
+static void json_stat(FILE *out, const struct tally_stat *s);
+
+static void print_actors_json(const struct tally *t, size_t backend, FILE *out) {
+  fputs(",\n     \"actors\": [", out);
+  size_t n;
+  struct actor_group *g = backend_rows(t, backend, &n);
+  bool first_actor = true;
+  for (size_t start = 0; g && start < n;) {
+    size_t end = start;
+    while (end < n && g[end].position == g[start].position)
+      end++;
+    struct tally_backend one;
+    uint32_t *order = NULL;
+    size_t *dorder = NULL;
+    if (actor_backend(t, backend, g + start, end - start, &one) &&
+        (order = calloc(one.function_count + 1, sizeof *order)) &&
+        (dorder = calloc(one.device_count + 1, sizeof *dorder))) {
+      const struct actor *a = &t->actors.list[t->actors.rows[g[start].row].actor];
+      fprintf(out, "%s\n       {\"hostname\": ", first_actor ? "" : ",");
+      first_actor = false;
+      units_json_string(out, t->hostnames[a->host]);
+      if (a->rank >= 0)
+        fprintf(out, ", \"rank\": %ld", a->rank);
+      fprintf(out, ", \"pid\": %lld, \"tid\": %lld,\n        \"host\": [", (long long)a->pid,
+              (long long)a->tid);
+      tally_sorted_host(&one, order);
+      bool first = true;
+      for (uint32_t k = 0; k < one.function_count; k++) {
+        const struct tally_stat *s = &one.host[order[k]];
+        if (!s->calls)
+          continue;
+        fprintf(out, "%s\n          {\"name\": ", first ? "" : ",");
+        first = false;
+        units_json_string(out, one.desc->functions[order[k]].name);
+        fputs(", ", out);
+        json_stat(out, s);
+        fputc('}', out);
+      }
+      fputs("],\n        \"device\": [", out);
+      size_t dn;
+      tally_sorted_device(&one, -1, dorder, &dn);
+      for (size_t k = 0; k < dn; k++) {
+        const struct tally_device *d = &one.device[dorder[k]];
+        fprintf(out, "%s\n          {\"name\": ", k ? "," : "");
+        units_json_string(out, d->name);
+        fprintf(out, ", \"kind\": \"%s\", ",
+                d->kind == 0 ? "kernel" : d->kind == 1 ? "transfer" : "other");
+        json_stat(out, &d->time);
+        fprintf(out, ", \"bytes\": %llu}", (unsigned long long)d->bytes);
+      }
+      fputs("]}", out);
+    }
+    free(order);
+    free(dorder);
+    free(one.host);
+    free(one.device);
+    start = end;
+  }
+  free(g);
+  fputs("]", out);
+}
+
+void tally_print_text(const struct tally *t, const struct run_record *run, bool extended,
+                      FILE *out) {
   if (run && run->present && !run->clean)
     fprintf(out, "The app%s %s%s: the tables count what it recorded until then.\n\n",
             run->exit_code < 0 ? "'s" : "", strncmp(run->status, "killed", 6) == 0 ? "was " : "",
@@ -316,10 +506,12 @@ void tally_print_text(const struct tally *t, const struct run_record *run, FILE 
     if (!backend_used(b))
       continue;
     any = true;
-    print_host(b, out);
+    print_host(b, NULL, out);
     print_messages(b, out);
-    print_device(b, out);
+    print_device(b, NULL, out);
     regions_print_text(&t->regions, b->desc->name, b->desc->label, out);
+    if (extended)
+      print_actors_text(t, i, out);
   }
   if (!any)
     fputs("No traced API call was recorded.\n", out);
@@ -348,7 +540,7 @@ static const char *meaning_name(enum tracer_meaning m) {
 }
 
 void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
-                      FILE *out) {
+                      bool extended, FILE *out) {
   fputs("{\n  \"trace\": ", out);
   units_json_string(out, trace_dir ? trace_dir : "");
   if (run && run->present) {
@@ -479,6 +671,8 @@ void tally_print_json(const struct tally *t, const char *trace_dir, const struct
     free(dorder);
     fputs("],\n     \"regions\": ", out);
     regions_print_json(&t->regions, b->desc->name, out);
+    if (extended)
+      print_actors_json(t, i, out);
     fputs("}", out);
   }
   fputs("\n  ]\n}\n", out);

@@ -2,15 +2,19 @@
 #ifndef TRACER_TALLY_PRINT_H
 #define TRACER_TALLY_PRINT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "run_record.h"
 #include "tally.h"
 
 /* run (may be NULL, or not present) says how the app ended: a line before the tables, an
- * "app" object in JSON. trace_dir appears in the JSON. */
-void tally_print_text(const struct tally *t, const struct run_record *run, FILE *out);
-void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
+ * "app" object in JSON. trace_dir appears in the JSON. extended (-e) adds, per backend,
+ * its tables per actor (t->actors: hostname, rank, process, thread); in JSON an
+ * "actors" list. */
+void tally_print_text(const struct tally *t, const struct run_record *run, bool extended,
                       FILE *out);
+void tally_print_json(const struct tally *t, const char *trace_dir, const struct run_record *run,
+                      bool extended, FILE *out);
 
 #endif

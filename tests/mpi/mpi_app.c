@@ -6,6 +6,8 @@
  * "sent" is what this rank sent or put to each world rank (the job's matrix row).
  * With APP_ABORT_RANK=R, rank R calls MPI_Abort after its count (MPI_Abort not in it);
  * with APP_HANG_RANK=R, rank R sleeps a minute there (for a job killed mid-run).
+ * With APP_SLOW_RANK=R, every rank makes one more MPI_Barrier, which the others reach
+ * 0.3 s after rank R: R waits there, a straggler in MPI time (tracer --ranks).
  * Point-to-point (blocking between pairs, non-blocking in a ring), collectives on the
  * world and on a split communicator, and one-sided puts; any rank count from 1. */
 #include <mpi.h>
@@ -149,6 +151,13 @@ int main(int argc, char **argv) {
   sent((rank + 1) % size, sizeof mine);
   CALL(MPI_Win_fence, 0, 0, win);
   CALL(MPI_Win_free, 0, &win);
+
+  const char *slow_rank = getenv("APP_SLOW_RANK");
+  if (slow_rank) {
+    if (atoi(slow_rank) != rank)
+      usleep(300 * 1000);
+    CALL(MPI_Barrier, 0, MPI_COMM_WORLD);
+  }
 
   write_manifest(rank);
   const char *hang_rank = getenv("APP_HANG_RANK");

@@ -35,6 +35,7 @@ static char *slurp(const char *path) {
  * message size, a matrix row, a failed status. */
 static void rank_result(struct job_result *r, long rank, uint64_t ns) {
   job_result_init(r);
+  r->want_actors = true;
   struct tally_backend *b = &r->tally.backends[0];
   b->host[0] = (struct tally_stat){2, 0, ns, ns / 4, ns - ns / 4};
   b->processes.len = 1;
@@ -57,6 +58,15 @@ static void rank_result(struct job_result *r, long rank, uint64_t ns) {
   b->device = calloc(1, sizeof *b->device);
   b->device[0] = (struct tally_device){strdup("kernel with spaces"), 0, {1, 0, ns, ns, ns}, 64, 64, 64};
   b->device_count = b->device_cap = 1;
+  /* Its two threads: the first made the calls, the second recorded the device row. */
+  int host = job_result_host(r, rank < 2 ? "alpha" : "beta");
+  long caller = actors_find(&r->tally.actors, rank, host, 100 + rank, 100 + rank);
+  long helper = actors_find(&r->tally.actors, rank, host, 100 + rank, 200 + rank);
+  actors_row(&r->tally.actors, (uint32_t)caller, 0, 0, 0, NULL, 0)->time = b->host[0];
+  struct actor_row *d = actors_row(&r->tally.actors, (uint32_t)helper, 0, -1, 0,
+                                   "kernel with spaces", 18);
+  d->time = b->device[0].time;
+  d->bytes = 64;
 }
 
 int main(void) {
@@ -81,6 +91,7 @@ int main(void) {
     rank_result(&ranks[i], i, i == 1 || i == 2 ? 1000 : 2000 + (uint64_t)i);
   job_result_init(&forward);
   job_result_init(&backward);
+  forward.want_actors = backward.want_actors = true;
   for (int i = 0; i < 4; i++) {
     EXPECT(job_result_merge(&forward, &ranks[i]) == 0);
     EXPECT(job_result_merge(&backward, &ranks[3 - i]) == 0);
@@ -94,6 +105,7 @@ int main(void) {
   EXPECT(forward.matrix_count == 4 && forward.size_count == 1 && forward.sizes[0].calls == 4);
   EXPECT(forward.tally.backends[0].device_count == 1 &&
          forward.tally.backends[0].device[0].time.calls == 4);
+  EXPECT(forward.tally.actors.count == 8 && forward.tally.actors.row_count == 8);
   EXPECT(result_file_write(a, &forward) == 0 && result_file_write(b, &backward) == 0);
   char *ta = slurp(a), *tb = slurp(b);
   EXPECT(ta && tb && strcmp(ta, tb) == 0);
@@ -103,7 +115,16 @@ int main(void) {
   /* Read back and written again: the same file. */
   char error[1024] = "";
   job_result_init(&again);
+  again.want_actors = true;
   EXPECT(result_file_read(a, &again, error, sizeof error) == 0);
+  EXPECT(again.tally.actors.count == 8 && again.tally.actors.row_count == 8);
+  EXPECT(strstr(ta, "\na 3 103 203 beta\n") && strstr(ta, "\nad 7 0 1 0 2003 2003 2003 64 kernel"));
+  /* Without the views that need them, the actors' lines are skipped. */
+  struct job_result plain;
+  job_result_init(&plain);
+  EXPECT(result_file_read(a, &plain, error, sizeof error) == 0 && plain.tally.actors.count == 0 &&
+         plain.tally.backends[0].host[0].calls == 8);
+  job_result_free(&plain);
   job_result_sort(&again);
   EXPECT(result_file_write(c, &again) == 0);
   char *tc = slurp(c);
@@ -125,7 +146,7 @@ int main(void) {
   fclose(f);
   EXPECT(result_file_read(bad, &junk, error, sizeof error) != 0 && strstr(error, ":1: Cannot"));
   f = fopen(bad, "w");
-  fputs("tracer-result 1\nranks 1\nbogus 3\nend\n", f);
+  fprintf(f, "tracer-result %d\nranks 1\nbogus 3\nend\n", RESULT_FILE_VERSION);
   fclose(f);
   EXPECT(result_file_read(bad, &junk, error, sizeof error) != 0 &&
          strstr(error, ":3: Cannot read the result: unexpected line `bogus 3`"));
