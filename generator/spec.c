@@ -15,7 +15,8 @@ static const char *const trace_keys[] = {"hooks", "before", "after", "exclude", 
                                          "dispatch_tables", "templates", "exports", "environment",
                                          "pause", "resume", "regions", "load_through",
                                          "callbacks", "scope", "rows", "messages",
-                                         "element_size", "symbol_group", "fortran", "counted", NULL};
+                                         "element_size", "world_rank", "symbol_group", "fortran",
+                                         "counted", NULL};
 static const char *const scope_keys[] = {"endpoint", "begin", NULL};
 static const char *const rows_keys[] = {"param", "strip", NULL};
 static const char *const region_keys[] = {"open", "close", "name", "name_member", NULL};
@@ -344,6 +345,31 @@ static int read_messages(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t
   return rc;
 }
 
+static int read_world_ranks(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t,
+                            struct diag *d) {
+  static const char expected[] = "Cannot read trace.world_rank: expected TYPE: FUNCTION";
+  if (!n)
+    return 0;
+  if (n->type != YAML_MAPPING_NODE)
+    return yamldoc_error(y, n, d, expected);
+  int rc = 0;
+  for (int i = 0; i < yamldoc_map_length(n); i++) {
+    yaml_node_t *key = yamldoc_map_key(y, n, i);
+    yaml_node_t *value = yamldoc_map_value(y, n, i);
+    const char *type = yamldoc_scalar(key), *function = yamldoc_scalar(value);
+    if (!type || !*type || !function || !*function) {
+      rc = yamldoc_error(y, value, d, expected);
+      continue;
+    }
+    struct spec_world_rank *w = xcalloc(1, sizeof *w);
+    w->type = xstrdup(type);
+    w->function = xstrdup(function);
+    w->loc = loc_of(key);
+    ptrvec_push(&t->world_ranks, w);
+  }
+  return rc;
+}
+
 static int read_fortran(struct yamldoc *y, yaml_node_t *n, struct spec_fortran *f,
                         struct diag *d) {
   if (!n)
@@ -417,6 +443,7 @@ static int read_trace(struct yamldoc *y, yaml_node_t *n, struct spec_trace *t, s
   rc |= read_optional(y, n, "device_times", &t->device_times, d);
   rc |= read_messages(y, yamldoc_get(y, n, "messages"), t, d);
   rc |= read_optional(y, n, "element_size", &t->element_size, d);
+  rc |= read_world_ranks(y, yamldoc_get(y, n, "world_rank"), t, d);
   rc |= read_optional(y, n, "symbol_group", &t->symbol_group, d);
   rc |= read_fortran(y, yamldoc_get(y, n, "fortran"), &t->fortran, d);
   if (t->device_times && strcmp(t->device_times, "device") != 0 &&
@@ -676,6 +703,13 @@ void spec_free(struct spec *s) {
   }
   ptrvec_free(&s->trace.messages);
   free(s->trace.element_size);
+  for (size_t i = 0; i < s->trace.world_ranks.len; i++) {
+    struct spec_world_rank *w = s->trace.world_ranks.items[i];
+    free(w->type);
+    free(w->function);
+    free(w);
+  }
+  ptrvec_free(&s->trace.world_ranks);
   free(s->trace.symbol_group);
   free(s->trace.fortran.library);
   free(s->trace.fortran.integer);

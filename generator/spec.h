@@ -90,6 +90,15 @@ struct spec_message {
   unsigned matches;
 };
 
+/* A handle type whose ranks the hooks translate to world ranks (trace.world_rank): its
+ * hooks function is <backend>_<function>. */
+struct spec_world_rank {
+  char *type;     /* MPI_Comm */
+  char *function; /* comm_world_rank */
+  struct spec_loc loc;
+  unsigned matches; /* message entries whose comm has the type */
+};
+
 /* Fortran entry points traced from the same model (trace.fortran), for a library whose
  * Fortran bindings do not go through the C functions: gfortran's names (lower case and
  * `_`), every C param passed by address, the error code in a last param. */
@@ -132,6 +141,9 @@ struct spec_trace {
   struct ptrvec messages;     /* struct spec_message* */
   char *element_size;         /* the datatype handle type whose element size the hooks'
                                  <backend>_element_size() gives; may be NULL */
+  /* Handle types whose ranks the hooks translate to world ranks (trace.world_rank): a
+   * message whose `comm` param has such a type gets its peer as a world rank too. */
+  struct ptrvec world_ranks;  /* struct spec_world_rank* */
   char *symbol_group;         /* backends of one group wrap the same symbols for different
                                  libraries: only one is preloaded; may be NULL */
   struct spec_fortran fortran;

@@ -491,6 +491,8 @@ static struct tree *build_function(struct view *v, const struct model_function *
     v->status = -1;
   view_record_build(f, status_is_result, slot_param, &extra, fn);
   free((char *)extra.bytes);
+  free((char *)extra.world_name);
+  free((char *)extra.world);
   view_message_describe(msg, fn);
   tree_set_string(fn, "status_field", slot ? "status" : status_is_result ? "result" : "");
   bool before = matches(&v->s->trace.before, f->name);

@@ -28,6 +28,16 @@ static const struct model_param *param_of(const struct model_function *f, const 
   return NULL;
 }
 
+/* The trace.world_rank entry for handles of type t, or NULL. */
+static struct spec_world_rank *world_rank_of(const struct spec *s, const struct model_type *t) {
+  for (size_t i = 0; t && i < s->trace.world_ranks.len; i++) {
+    struct spec_world_rank *w = s->trace.world_ranks.items[i];
+    if (strcmp(w->type, t->spelling) == 0)
+      return w;
+  }
+  return NULL;
+}
+
 int view_message_slots(const struct spec *s, const char *backend, const struct model_function *f,
                        const struct spec_message *msg, struct view_record_extra *extra,
                        struct diag *d) {
@@ -65,6 +75,15 @@ int view_message_slots(const struct spec *s, const char *backend, const struct m
     if (s->trace.element_size)
       extra->bytes = xasprintf("%s_completed_bytes()", backend);
   }
+  /* A peer named in a communicator other than the world's: the hooks translate it. */
+  const struct model_param *comm = param_of(f, msg->comm);
+  struct spec_world_rank *world = msg->peer && comm ? world_rank_of(s, comm->type) : NULL;
+  if (world) {
+    world->matches++;
+    extra->world_name = xasprintf("%s_world", msg->peer);
+    extra->world = xasprintf("%s_%s(tracer_args.tracer_status, tracer_args.%s, tracer_args.%s)",
+                             backend, world->function, msg->comm, msg->peer);
+  }
   return 0;
 }
 
@@ -93,9 +112,18 @@ void view_message_describe(const struct spec_message *msg, struct tree *fn) {
     request = slot_index(fn, name);
     free(name);
   }
+  /* The peer as a world rank when the record has it, else as the call named it. */
+  int peer = -1;
+  if (msg->peer) {
+    char *world = xasprintf("%s_world", msg->peer);
+    peer = slot_index(fn, world);
+    free(world);
+  }
+  if (peer < 0)
+    peer = slot_index(fn, msg->peer);
   tree_set(fn, "message",
            tree_stringf("{TRACER_MESSAGE_%s, %d, %d, %d, %d, %d}", kind, slot_index(fn, "bytes"),
-                        slot_index(fn, msg->peer), slot_index(fn, msg->tag),
+                        peer, slot_index(fn, msg->tag),
                         slot_index(fn, msg->comm), request));
 }
 
@@ -103,6 +131,18 @@ int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d
   int rc = 0;
   if (s->trace.element_size)
     tree_set_string(tree_set(root, "element_size", tree_map()), "type", s->trace.element_size);
+  struct tree *world_ranks = tree_set(root, "world_ranks", tree_list());
+  for (size_t i = 0; i < s->trace.world_ranks.len; i++) {
+    const struct spec_world_rank *w = s->trace.world_ranks.items[i];
+    struct tree *item = tree_push(world_ranks, tree_map());
+    tree_set_string(item, "type", w->type);
+    tree_set_string(item, "function", w->function);
+    if (w->matches == 0)
+      rc = diag_error_at(d, s->path, w->loc.line, w->loc.column,
+                         "Filter matches nothing: trace.world_rank type=%s is the comm of no "
+                         "trace.messages entry with a peer",
+                         w->type);
+  }
   for (size_t i = 0; i < s->trace.messages.len; i++) {
     const struct spec_message *m = s->trace.messages.items[i];
     if (m->matches == 0)

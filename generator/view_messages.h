@@ -8,6 +8,11 @@
  * declared in <backend>_args.h. A completion call's bytes are those of the requests it
  * completed: the hooks keep each request's bytes when it starts and give the sum with
  * <backend>_completed_bytes() when a completion call returns.
+ *
+ * The peer is a rank of the call's communicator; the analyses want a rank of the job
+ * (the world). When the type of the call's `comm` param is one of trace.world_rank's,
+ * the record gets a slot "<peer>_world" at exit, from the hooks'
+ * <backend>_<function>(status, comm, peer), and the description's peer is that slot.
  */
 #ifndef APIGEN_VIEW_MESSAGES_H
 #define APIGEN_VIEW_MESSAGES_H
@@ -31,8 +36,9 @@ int view_message_slots(const struct spec *s, const char *backend, const struct m
  * view_record_build laid out (msg may be NULL: no message). */
 void view_message_describe(const struct spec_message *msg, struct tree *fn);
 
-/* Adds `element_size` ({type}) to root when the spec names one, and reports entries that
- * match no function. */
+/* Adds `element_size` ({type}) to root when the spec names one and `world_ranks`
+ * ({type, function} per trace.world_rank entry), and reports entries that match
+ * nothing. */
 int view_messages_finish(const struct spec *s, struct tree *root, struct diag *d);
 
 #endif

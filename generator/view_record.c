@@ -149,6 +149,12 @@ void view_record_build(const struct model_function *f, bool status_in_head,
     struct slot_type bytes = {"TRACER_SLOT_UNSIGNED", 8, "", ""};
     add_slot(&r, r.out, "bytes", &bytes, extra->bytes, true, -1);
   }
+  if (extra && extra->world) {
+    struct slot_type world = {"TRACER_SLOT_SIGNED", 8, "", ""};
+    char *value = xasprintf("(uint64_t)%s", extra->world);
+    add_slot(&r, r.out, extra->world_name, &world, value, true, -1);
+    free(value);
+  }
   free(param_slot);
   tree_set(fn, "record_length", tree_stringf("%zu", r.length));
   tree_set(fn, "slot_count", tree_stringf("%zu", r.slots->len));

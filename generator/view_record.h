@@ -22,6 +22,10 @@ struct view_record_extra {
   const char *value_in;   /* a param pointing to one scalar whose value before the call
                              gets a slot "<param>_in" (a request MPI_Wait completes); or
                              NULL */
+  const char *world_name; /* a signed slot at exit, after bytes: the peer as a world rank
+                             ("dest_world"), ... */
+  const char *world;      /* ... and the C expression over tracer_args that gives it; or
+                             NULL */
 };
 
 /* status_in_head: the call's status is its result (so a result of at most 4 bytes needs

@@ -875,6 +875,7 @@ static const struct tracer_slot mpich_MPI_Bcast_slots[] = {
     {"comm", 8, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 10, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Bcast_formats[] = {
@@ -960,6 +961,7 @@ static const struct tracer_slot mpich_MPI_Gather_slots[] = {
     {"comm", 11, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Gather_formats[] = {
@@ -1007,6 +1009,7 @@ static const struct tracer_slot mpich_MPI_Gatherv_slots[] = {
     {"comm", 12, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Gatherv_formats[] = {
@@ -1209,6 +1212,7 @@ static const struct tracer_slot mpich_MPI_Ibcast_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 10, 4, TRACER_SLOT_SIGNED, 1, 9},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Ibcast_formats[] = {
@@ -1255,6 +1259,7 @@ static const struct tracer_slot mpich_MPI_Igather_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 13, 4, TRACER_SLOT_SIGNED, 1, 12},
     {"bytes", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 15, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Igather_formats[] = {
@@ -1280,6 +1285,7 @@ static const struct tracer_slot mpich_MPI_Igatherv_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 14, 4, TRACER_SLOT_SIGNED, 1, 13},
     {"bytes", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 16, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Igatherv_formats[] = {
@@ -1418,6 +1424,7 @@ static const struct tracer_slot mpich_MPI_Ireduce_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 12, 4, TRACER_SLOT_SIGNED, 1, 11},
     {"bytes", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Ireduce_formats[] = {
@@ -1507,6 +1514,7 @@ static const struct tracer_slot mpich_MPI_Iscatter_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 13, 4, TRACER_SLOT_SIGNED, 1, 12},
     {"bytes", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 15, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Iscatter_formats[] = {
@@ -1532,6 +1540,7 @@ static const struct tracer_slot mpich_MPI_Iscatterv_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 14, 4, TRACER_SLOT_SIGNED, 1, 13},
     {"bytes", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 16, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Iscatterv_formats[] = {
@@ -1778,6 +1787,7 @@ static const struct tracer_slot mpich_MPI_Reduce_slots[] = {
     {"comm", 10, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Reduce_formats[] = {
@@ -1966,6 +1976,7 @@ static const struct tracer_slot mpich_MPI_Scatter_slots[] = {
     {"comm", 11, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Scatter_formats[] = {
@@ -2013,6 +2024,7 @@ static const struct tracer_slot mpich_MPI_Scatterv_slots[] = {
     {"comm", 12, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Scatterv_formats[] = {
@@ -4530,6 +4542,7 @@ static const struct tracer_slot mpich_MPI_Bsend_slots[] = {
     {"comm", 9, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Bsend_formats[] = {
@@ -4552,6 +4565,7 @@ static const struct tracer_slot mpich_MPI_Bsend_init_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 4, TRACER_SLOT_SIGNED, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Bsend_init_formats[] = {
@@ -4605,6 +4619,7 @@ static const struct tracer_slot mpich_MPI_Ibsend_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 4, TRACER_SLOT_SIGNED, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Ibsend_formats[] = {
@@ -4691,6 +4706,7 @@ static const struct tracer_slot mpich_MPI_Irecv_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 4, TRACER_SLOT_SIGNED, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"source_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Irecv_formats[] = {
@@ -4713,6 +4729,7 @@ static const struct tracer_slot mpich_MPI_Irsend_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 4, TRACER_SLOT_SIGNED, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Irsend_formats[] = {
@@ -4735,6 +4752,7 @@ static const struct tracer_slot mpich_MPI_Isend_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 4, TRACER_SLOT_SIGNED, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Isend_formats[] = {
@@ -4806,6 +4824,7 @@ static const struct tracer_slot mpich_MPI_Issend_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 4, TRACER_SLOT_SIGNED, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Issend_formats[] = {
@@ -4888,6 +4907,7 @@ static const struct tracer_slot mpich_MPI_Recv_slots[] = {
     {"status", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"source_world", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Recv_formats[] = {
@@ -4912,6 +4932,7 @@ static const struct tracer_slot mpich_MPI_Recv_init_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 4, TRACER_SLOT_SIGNED, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"source_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Recv_init_formats[] = {
@@ -4932,6 +4953,7 @@ static const struct tracer_slot mpich_MPI_Rsend_slots[] = {
     {"comm", 9, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Rsend_formats[] = {
@@ -4954,6 +4976,7 @@ static const struct tracer_slot mpich_MPI_Rsend_init_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 4, TRACER_SLOT_SIGNED, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Rsend_init_formats[] = {
@@ -4974,6 +4997,7 @@ static const struct tracer_slot mpich_MPI_Send_slots[] = {
     {"comm", 9, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Send_formats[] = {
@@ -4996,6 +5020,7 @@ static const struct tracer_slot mpich_MPI_Send_init_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 4, TRACER_SLOT_SIGNED, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Send_init_formats[] = {
@@ -5022,6 +5047,7 @@ static const struct tracer_slot mpich_MPI_Sendrecv_slots[] = {
     {"status", 15, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 16, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 17, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Sendrecv_formats[] = {
@@ -5047,6 +5073,7 @@ static const struct tracer_slot mpich_MPI_Sendrecv_replace_slots[] = {
     {"status", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Sendrecv_replace_formats[] = {
@@ -5069,6 +5096,7 @@ static const struct tracer_slot mpich_MPI_Ssend_slots[] = {
     {"comm", 9, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Ssend_formats[] = {
@@ -5091,6 +5119,7 @@ static const struct tracer_slot mpich_MPI_Ssend_init_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 4, TRACER_SLOT_SIGNED, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Ssend_init_formats[] = {
@@ -5431,6 +5460,7 @@ static const struct tracer_slot mpich_MPI_Accumulate_slots[] = {
     {"win", 12, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Accumulate_formats[] = {
@@ -5523,6 +5553,7 @@ static const struct tracer_slot mpich_MPI_Get_slots[] = {
     {"win", 11, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Get_formats[] = {
@@ -5549,6 +5580,7 @@ static const struct tracer_slot mpich_MPI_Get_accumulate_slots[] = {
     {"win", 15, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 16, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 17, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Get_accumulate_formats[] = {
@@ -5571,6 +5603,7 @@ static const struct tracer_slot mpich_MPI_Put_slots[] = {
     {"win", 11, 4, TRACER_SLOT_SIGNED, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Put_formats[] = {
@@ -5596,6 +5629,7 @@ static const struct tracer_slot mpich_MPI_Raccumulate_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 14, 4, TRACER_SLOT_SIGNED, 1, 13},
     {"bytes", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 16, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Raccumulate_formats[] = {
@@ -5620,6 +5654,7 @@ static const struct tracer_slot mpich_MPI_Rget_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 13, 4, TRACER_SLOT_SIGNED, 1, 12},
     {"bytes", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 15, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Rget_formats[] = {
@@ -5671,6 +5706,7 @@ static const struct tracer_slot mpich_MPI_Rput_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 13, 4, TRACER_SLOT_SIGNED, 1, 12},
     {"bytes", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 15, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format mpich_MPI_Rput_formats[] = {
@@ -12060,11 +12096,11 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Barrier_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Bcast", TRACER_STATUS_RESULT, mpich_MPI_Bcast_slots, 7, 10,
+    {"MPI_Bcast", TRACER_STATUS_RESULT, mpich_MPI_Bcast_slots, 8, 11,
      0, mpich_MPI_Bcast_ok_statuses, 1,
      mpich_MPI_Bcast_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 9, 7, -1, 8, -1}},
+     {TRACER_MESSAGE_COLLECTIVE, 9, 10, -1, 8, -1}},
     {"MPI_Bcast_init", TRACER_STATUS_RESULT, mpich_MPI_Bcast_init_slots, 9, 12,
      0, mpich_MPI_Bcast_init_ok_statuses, 1,
      mpich_MPI_Bcast_init_formats, 1,
@@ -12080,21 +12116,21 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Exscan_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Gather", TRACER_STATUS_RESULT, mpich_MPI_Gather_slots, 10, 13,
+    {"MPI_Gather", TRACER_STATUS_RESULT, mpich_MPI_Gather_slots, 11, 14,
      0, mpich_MPI_Gather_ok_statuses, 1,
      mpich_MPI_Gather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 12, 10, -1, 11, -1}},
+     {TRACER_MESSAGE_COLLECTIVE, 12, 13, -1, 11, -1}},
     {"MPI_Gather_init", TRACER_STATUS_RESULT, mpich_MPI_Gather_init_slots, 12, 15,
      0, mpich_MPI_Gather_init_ok_statuses, 1,
      mpich_MPI_Gather_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Gatherv", TRACER_STATUS_RESULT, mpich_MPI_Gatherv_slots, 11, 14,
+    {"MPI_Gatherv", TRACER_STATUS_RESULT, mpich_MPI_Gatherv_slots, 12, 15,
      0, mpich_MPI_Gatherv_ok_statuses, 1,
      mpich_MPI_Gatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 13, 11, -1, 12, -1}},
+     {TRACER_MESSAGE_COLLECTIVE, 13, 14, -1, 12, -1}},
     {"MPI_Gatherv_init", TRACER_STATUS_RESULT, mpich_MPI_Gatherv_init_slots, 13, 16,
      0, mpich_MPI_Gatherv_init_ok_statuses, 1,
      mpich_MPI_Gatherv_init_formats, 1,
@@ -12135,26 +12171,26 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Ibarrier_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, -1, -1, -1, 4, 6}},
-    {"MPI_Ibcast", TRACER_STATUS_RESULT, mpich_MPI_Ibcast_slots, 9, 12,
+    {"MPI_Ibcast", TRACER_STATUS_RESULT, mpich_MPI_Ibcast_slots, 10, 13,
      0, mpich_MPI_Ibcast_ok_statuses, 1,
      mpich_MPI_Ibcast_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 11, 7, -1, 8, 10}},
+     {TRACER_MESSAGE_COLLECTIVE, 11, 12, -1, 8, 10}},
     {"MPI_Iexscan", TRACER_STATUS_RESULT, mpich_MPI_Iexscan_slots, 10, 13,
      0, mpich_MPI_Iexscan_ok_statuses, 1,
      mpich_MPI_Iexscan_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 9, 11}},
-    {"MPI_Igather", TRACER_STATUS_RESULT, mpich_MPI_Igather_slots, 12, 15,
+    {"MPI_Igather", TRACER_STATUS_RESULT, mpich_MPI_Igather_slots, 13, 16,
      0, mpich_MPI_Igather_ok_statuses, 1,
      mpich_MPI_Igather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 14, 10, -1, 11, 13}},
-    {"MPI_Igatherv", TRACER_STATUS_RESULT, mpich_MPI_Igatherv_slots, 13, 16,
+     {TRACER_MESSAGE_COLLECTIVE, 14, 15, -1, 11, 13}},
+    {"MPI_Igatherv", TRACER_STATUS_RESULT, mpich_MPI_Igatherv_slots, 14, 17,
      0, mpich_MPI_Igatherv_ok_statuses, 1,
      mpich_MPI_Igatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 15, 11, -1, 12, 14}},
+     {TRACER_MESSAGE_COLLECTIVE, 15, 16, -1, 12, 14}},
     {"MPI_Ineighbor_allgather", TRACER_STATUS_RESULT, mpich_MPI_Ineighbor_allgather_slots, 10, 13,
      0, mpich_MPI_Ineighbor_allgather_ok_statuses, 1,
      mpich_MPI_Ineighbor_allgather_formats, 1,
@@ -12180,11 +12216,11 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Ineighbor_alltoallw_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Ireduce", TRACER_STATUS_RESULT, mpich_MPI_Ireduce_slots, 11, 14,
+    {"MPI_Ireduce", TRACER_STATUS_RESULT, mpich_MPI_Ireduce_slots, 12, 15,
      0, mpich_MPI_Ireduce_ok_statuses, 1,
      mpich_MPI_Ireduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 13, 9, -1, 10, 12}},
+     {TRACER_MESSAGE_COLLECTIVE, 13, 14, -1, 10, 12}},
     {"MPI_Ireduce_scatter", TRACER_STATUS_RESULT, mpich_MPI_Ireduce_scatter_slots, 9, 12,
      0, mpich_MPI_Ireduce_scatter_ok_statuses, 1,
      mpich_MPI_Ireduce_scatter_formats, 1,
@@ -12200,16 +12236,16 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Iscan_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 9, 11}},
-    {"MPI_Iscatter", TRACER_STATUS_RESULT, mpich_MPI_Iscatter_slots, 12, 15,
+    {"MPI_Iscatter", TRACER_STATUS_RESULT, mpich_MPI_Iscatter_slots, 13, 16,
      0, mpich_MPI_Iscatter_ok_statuses, 1,
      mpich_MPI_Iscatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 14, 10, -1, 11, 13}},
-    {"MPI_Iscatterv", TRACER_STATUS_RESULT, mpich_MPI_Iscatterv_slots, 13, 16,
+     {TRACER_MESSAGE_COLLECTIVE, 14, 15, -1, 11, 13}},
+    {"MPI_Iscatterv", TRACER_STATUS_RESULT, mpich_MPI_Iscatterv_slots, 14, 17,
      0, mpich_MPI_Iscatterv_ok_statuses, 1,
      mpich_MPI_Iscatterv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 15, 11, -1, 12, 14}},
+     {TRACER_MESSAGE_COLLECTIVE, 15, 16, -1, 12, 14}},
     {"MPI_Neighbor_allgather", TRACER_STATUS_RESULT, mpich_MPI_Neighbor_allgather_slots, 8, 11,
      0, mpich_MPI_Neighbor_allgather_ok_statuses, 1,
      mpich_MPI_Neighbor_allgather_formats, 1,
@@ -12260,11 +12296,11 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Neighbor_alltoallw_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Reduce", TRACER_STATUS_RESULT, mpich_MPI_Reduce_slots, 9, 12,
+    {"MPI_Reduce", TRACER_STATUS_RESULT, mpich_MPI_Reduce_slots, 10, 13,
      0, mpich_MPI_Reduce_ok_statuses, 1,
      mpich_MPI_Reduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 11, 9, -1, 10, -1}},
+     {TRACER_MESSAGE_COLLECTIVE, 11, 12, -1, 10, -1}},
     {"MPI_Reduce_init", TRACER_STATUS_RESULT, mpich_MPI_Reduce_init_slots, 11, 14,
      0, mpich_MPI_Reduce_init_ok_statuses, 1,
      mpich_MPI_Reduce_init_formats, 1,
@@ -12305,21 +12341,21 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Scan_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Scatter", TRACER_STATUS_RESULT, mpich_MPI_Scatter_slots, 10, 13,
+    {"MPI_Scatter", TRACER_STATUS_RESULT, mpich_MPI_Scatter_slots, 11, 14,
      0, mpich_MPI_Scatter_ok_statuses, 1,
      mpich_MPI_Scatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 12, 10, -1, 11, -1}},
+     {TRACER_MESSAGE_COLLECTIVE, 12, 13, -1, 11, -1}},
     {"MPI_Scatter_init", TRACER_STATUS_RESULT, mpich_MPI_Scatter_init_slots, 12, 15,
      0, mpich_MPI_Scatter_init_ok_statuses, 1,
      mpich_MPI_Scatter_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Scatterv", TRACER_STATUS_RESULT, mpich_MPI_Scatterv_slots, 11, 14,
+    {"MPI_Scatterv", TRACER_STATUS_RESULT, mpich_MPI_Scatterv_slots, 12, 15,
      0, mpich_MPI_Scatterv_ok_statuses, 1,
      mpich_MPI_Scatterv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 13, 11, -1, 12, -1}},
+     {TRACER_MESSAGE_COLLECTIVE, 13, 14, -1, 12, -1}},
     {"MPI_Scatterv_init", TRACER_STATUS_RESULT, mpich_MPI_Scatterv_init_slots, 13, 16,
      0, mpich_MPI_Scatterv_init_ok_statuses, 1,
      mpich_MPI_Scatterv_init_formats, 1,
@@ -13050,16 +13086,16 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Psend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Bsend", TRACER_STATUS_RESULT, mpich_MPI_Bsend_slots, 8, 11,
+    {"MPI_Bsend", TRACER_STATUS_RESULT, mpich_MPI_Bsend_slots, 9, 12,
      0, mpich_MPI_Bsend_ok_statuses, 1,
      mpich_MPI_Bsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
-    {"MPI_Bsend_init", TRACER_STATUS_RESULT, mpich_MPI_Bsend_init_slots, 10, 13,
+     {TRACER_MESSAGE_SEND, 10, 11, 8, 9, -1}},
+    {"MPI_Bsend_init", TRACER_STATUS_RESULT, mpich_MPI_Bsend_init_slots, 11, 14,
      0, mpich_MPI_Bsend_init_ok_statuses, 1,
      mpich_MPI_Bsend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
     {"MPI_Buffer_attach", TRACER_STATUS_RESULT, mpich_MPI_Buffer_attach_slots, 3, 6,
      0, mpich_MPI_Buffer_attach_ok_statuses, 1,
      mpich_MPI_Buffer_attach_formats, 1,
@@ -13070,11 +13106,11 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Buffer_detach_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Ibsend", TRACER_STATUS_RESULT, mpich_MPI_Ibsend_slots, 10, 13,
+    {"MPI_Ibsend", TRACER_STATUS_RESULT, mpich_MPI_Ibsend_slots, 11, 14,
      0, mpich_MPI_Ibsend_ok_statuses, 1,
      mpich_MPI_Ibsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
     {"MPI_Improbe", TRACER_STATUS_RESULT, mpich_MPI_Improbe_slots, 9, 12,
      0, mpich_MPI_Improbe_ok_statuses, 1,
      mpich_MPI_Improbe_formats, 3,
@@ -13090,21 +13126,21 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Iprobe_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Irecv", TRACER_STATUS_RESULT, mpich_MPI_Irecv_slots, 10, 13,
+    {"MPI_Irecv", TRACER_STATUS_RESULT, mpich_MPI_Irecv_slots, 11, 14,
      0, mpich_MPI_Irecv_ok_statuses, 1,
      mpich_MPI_Irecv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_RECV, 12, 7, 8, 9, 11}},
-    {"MPI_Irsend", TRACER_STATUS_RESULT, mpich_MPI_Irsend_slots, 10, 13,
+     {TRACER_MESSAGE_RECV, 12, 13, 8, 9, 11}},
+    {"MPI_Irsend", TRACER_STATUS_RESULT, mpich_MPI_Irsend_slots, 11, 14,
      0, mpich_MPI_Irsend_ok_statuses, 1,
      mpich_MPI_Irsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
-    {"MPI_Isend", TRACER_STATUS_RESULT, mpich_MPI_Isend_slots, 10, 13,
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
+    {"MPI_Isend", TRACER_STATUS_RESULT, mpich_MPI_Isend_slots, 11, 14,
      0, mpich_MPI_Isend_ok_statuses, 1,
      mpich_MPI_Isend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
     {"MPI_Isendrecv", TRACER_STATUS_RESULT, mpich_MPI_Isendrecv_slots, 14, 17,
      0, mpich_MPI_Isendrecv_ok_statuses, 1,
      mpich_MPI_Isendrecv_formats, 1,
@@ -13115,11 +13151,11 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Isendrecv_replace_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Issend", TRACER_STATUS_RESULT, mpich_MPI_Issend_slots, 10, 13,
+    {"MPI_Issend", TRACER_STATUS_RESULT, mpich_MPI_Issend_slots, 11, 14,
      0, mpich_MPI_Issend_ok_statuses, 1,
      mpich_MPI_Issend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
     {"MPI_Mprobe", TRACER_STATUS_RESULT, mpich_MPI_Mprobe_slots, 7, 10,
      0, mpich_MPI_Mprobe_ok_statuses, 1,
      mpich_MPI_Mprobe_formats, 3,
@@ -13135,56 +13171,56 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Probe_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Recv", TRACER_STATUS_RESULT, mpich_MPI_Recv_slots, 9, 12,
+    {"MPI_Recv", TRACER_STATUS_RESULT, mpich_MPI_Recv_slots, 10, 13,
      0, mpich_MPI_Recv_ok_statuses, 1,
      mpich_MPI_Recv_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_RECV, 11, 7, 8, 9, -1}},
-    {"MPI_Recv_init", TRACER_STATUS_RESULT, mpich_MPI_Recv_init_slots, 10, 13,
+     {TRACER_MESSAGE_RECV, 11, 12, 8, 9, -1}},
+    {"MPI_Recv_init", TRACER_STATUS_RESULT, mpich_MPI_Recv_init_slots, 11, 14,
      0, mpich_MPI_Recv_init_ok_statuses, 1,
      mpich_MPI_Recv_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_RECV, 12, 7, 8, 9, 11}},
-    {"MPI_Rsend", TRACER_STATUS_RESULT, mpich_MPI_Rsend_slots, 8, 11,
+     {TRACER_MESSAGE_RECV, 12, 13, 8, 9, 11}},
+    {"MPI_Rsend", TRACER_STATUS_RESULT, mpich_MPI_Rsend_slots, 9, 12,
      0, mpich_MPI_Rsend_ok_statuses, 1,
      mpich_MPI_Rsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
-    {"MPI_Rsend_init", TRACER_STATUS_RESULT, mpich_MPI_Rsend_init_slots, 10, 13,
+     {TRACER_MESSAGE_SEND, 10, 11, 8, 9, -1}},
+    {"MPI_Rsend_init", TRACER_STATUS_RESULT, mpich_MPI_Rsend_init_slots, 11, 14,
      0, mpich_MPI_Rsend_init_ok_statuses, 1,
      mpich_MPI_Rsend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
-    {"MPI_Send", TRACER_STATUS_RESULT, mpich_MPI_Send_slots, 8, 11,
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
+    {"MPI_Send", TRACER_STATUS_RESULT, mpich_MPI_Send_slots, 9, 12,
      0, mpich_MPI_Send_ok_statuses, 1,
      mpich_MPI_Send_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
-    {"MPI_Send_init", TRACER_STATUS_RESULT, mpich_MPI_Send_init_slots, 10, 13,
+     {TRACER_MESSAGE_SEND, 10, 11, 8, 9, -1}},
+    {"MPI_Send_init", TRACER_STATUS_RESULT, mpich_MPI_Send_init_slots, 11, 14,
      0, mpich_MPI_Send_init_ok_statuses, 1,
      mpich_MPI_Send_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
-    {"MPI_Sendrecv", TRACER_STATUS_RESULT, mpich_MPI_Sendrecv_slots, 14, 17,
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
+    {"MPI_Sendrecv", TRACER_STATUS_RESULT, mpich_MPI_Sendrecv_slots, 15, 18,
      0, mpich_MPI_Sendrecv_ok_statuses, 1,
      mpich_MPI_Sendrecv_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 16, 7, 8, 14, -1}},
-    {"MPI_Sendrecv_replace", TRACER_STATUS_RESULT, mpich_MPI_Sendrecv_replace_slots, 11, 14,
+     {TRACER_MESSAGE_SEND, 16, 17, 8, 14, -1}},
+    {"MPI_Sendrecv_replace", TRACER_STATUS_RESULT, mpich_MPI_Sendrecv_replace_slots, 12, 15,
      0, mpich_MPI_Sendrecv_replace_ok_statuses, 1,
      mpich_MPI_Sendrecv_replace_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 13, 7, 8, 11, -1}},
-    {"MPI_Ssend", TRACER_STATUS_RESULT, mpich_MPI_Ssend_slots, 8, 11,
+     {TRACER_MESSAGE_SEND, 13, 14, 8, 11, -1}},
+    {"MPI_Ssend", TRACER_STATUS_RESULT, mpich_MPI_Ssend_slots, 9, 12,
      0, mpich_MPI_Ssend_ok_statuses, 1,
      mpich_MPI_Ssend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
-    {"MPI_Ssend_init", TRACER_STATUS_RESULT, mpich_MPI_Ssend_init_slots, 10, 13,
+     {TRACER_MESSAGE_SEND, 10, 11, 8, 9, -1}},
+    {"MPI_Ssend_init", TRACER_STATUS_RESULT, mpich_MPI_Ssend_init_slots, 11, 14,
      0, mpich_MPI_Ssend_init_ok_statuses, 1,
      mpich_MPI_Ssend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
     {"MPI_Cancel", TRACER_STATUS_RESULT, mpich_MPI_Cancel_slots, 3, 6,
      0, mpich_MPI_Cancel_ok_statuses, 1,
      mpich_MPI_Cancel_formats, 1,
@@ -13270,11 +13306,11 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Waitsome_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COMPLETE, 10, -1, -1, -1, -1}},
-    {"MPI_Accumulate", TRACER_STATUS_RESULT, mpich_MPI_Accumulate_slots, 11, 14,
+    {"MPI_Accumulate", TRACER_STATUS_RESULT, mpich_MPI_Accumulate_slots, 12, 15,
      0, mpich_MPI_Accumulate_ok_statuses, 1,
      mpich_MPI_Accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_PUT, 13, 7, -1, 12, -1}},
+     {TRACER_MESSAGE_PUT, 13, 14, -1, 12, -1}},
     {"MPI_Alloc_mem", TRACER_STATUS_RESULT, mpich_MPI_Alloc_mem_slots, 4, 7,
      0, mpich_MPI_Alloc_mem_ok_statuses, 1,
      mpich_MPI_Alloc_mem_formats, 1,
@@ -13295,41 +13331,41 @@ static const struct tracer_function_desc mpich_functions[] = {
      mpich_MPI_Free_mem_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Get", TRACER_STATUS_RESULT, mpich_MPI_Get_slots, 10, 13,
+    {"MPI_Get", TRACER_STATUS_RESULT, mpich_MPI_Get_slots, 11, 14,
      0, mpich_MPI_Get_ok_statuses, 1,
      mpich_MPI_Get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_GET, 12, 7, -1, 11, -1}},
-    {"MPI_Get_accumulate", TRACER_STATUS_RESULT, mpich_MPI_Get_accumulate_slots, 14, 17,
+     {TRACER_MESSAGE_GET, 12, 13, -1, 11, -1}},
+    {"MPI_Get_accumulate", TRACER_STATUS_RESULT, mpich_MPI_Get_accumulate_slots, 15, 18,
      0, mpich_MPI_Get_accumulate_ok_statuses, 1,
      mpich_MPI_Get_accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_GET, 16, 10, -1, 15, -1}},
-    {"MPI_Put", TRACER_STATUS_RESULT, mpich_MPI_Put_slots, 10, 13,
+     {TRACER_MESSAGE_GET, 16, 17, -1, 15, -1}},
+    {"MPI_Put", TRACER_STATUS_RESULT, mpich_MPI_Put_slots, 11, 14,
      0, mpich_MPI_Put_ok_statuses, 1,
      mpich_MPI_Put_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_PUT, 12, 7, -1, 11, -1}},
-    {"MPI_Raccumulate", TRACER_STATUS_RESULT, mpich_MPI_Raccumulate_slots, 13, 16,
+     {TRACER_MESSAGE_PUT, 12, 13, -1, 11, -1}},
+    {"MPI_Raccumulate", TRACER_STATUS_RESULT, mpich_MPI_Raccumulate_slots, 14, 17,
      0, mpich_MPI_Raccumulate_ok_statuses, 1,
      mpich_MPI_Raccumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_PUT, 15, 7, -1, 12, 14}},
-    {"MPI_Rget", TRACER_STATUS_RESULT, mpich_MPI_Rget_slots, 12, 15,
+     {TRACER_MESSAGE_PUT, 15, 16, -1, 12, 14}},
+    {"MPI_Rget", TRACER_STATUS_RESULT, mpich_MPI_Rget_slots, 13, 16,
      0, mpich_MPI_Rget_ok_statuses, 1,
      mpich_MPI_Rget_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_GET, 14, 7, -1, 11, 13}},
+     {TRACER_MESSAGE_GET, 14, 15, -1, 11, 13}},
     {"MPI_Rget_accumulate", TRACER_STATUS_RESULT, mpich_MPI_Rget_accumulate_slots, 15, 18,
      0, mpich_MPI_Rget_accumulate_ok_statuses, 1,
      mpich_MPI_Rget_accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Rput", TRACER_STATUS_RESULT, mpich_MPI_Rput_slots, 12, 15,
+    {"MPI_Rput", TRACER_STATUS_RESULT, mpich_MPI_Rput_slots, 13, 16,
      0, mpich_MPI_Rput_ok_statuses, 1,
      mpich_MPI_Rput_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_PUT, 14, 7, -1, 11, 13}},
+     {TRACER_MESSAGE_PUT, 14, 15, -1, 11, 13}},
     {"MPI_Win_allocate", TRACER_STATUS_RESULT, mpich_MPI_Win_allocate_slots, 8, 11,
      0, mpich_MPI_Win_allocate_ok_statuses, 1,
      mpich_MPI_Win_allocate_formats, 1,

@@ -4744,7 +4744,7 @@ static int mpich_traced_MPI_Bcast(mpich_MPI_Bcast_fn *tracer_real, const void *t
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buffer);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -4762,6 +4762,7 @@ static int mpich_traced_MPI_Bcast(mpich_MPI_Bcast_fn *tracer_real, const void *t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(41, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[10] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Bcast__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast))
@@ -5101,7 +5102,7 @@ static int mpich_traced_MPI_Gather(mpich_MPI_Gather_fn *tracer_real, const void 
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.sendtype);
@@ -5124,6 +5125,7 @@ static int mpich_traced_MPI_Gather(mpich_MPI_Gather_fn *tracer_real, const void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(45, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Gather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather))
@@ -5301,7 +5303,7 @@ static int mpich_traced_MPI_Gatherv(mpich_MPI_Gatherv_fn *tracer_real, const voi
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.sendtype);
@@ -5325,6 +5327,7 @@ static int mpich_traced_MPI_Gatherv(mpich_MPI_Gatherv_fn *tracer_real, const voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(47, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Gatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv))
@@ -6172,7 +6175,7 @@ static int mpich_traced_MPI_Ibcast(mpich_MPI_Ibcast_fn *tracer_real, const void 
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[12];
+  uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buffer);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -6193,6 +6196,7 @@ static int mpich_traced_MPI_Ibcast(mpich_MPI_Ibcast_fn *tracer_real, const void 
   tracer_record[3] = tracer_record_call(56, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[11] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[12] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Ibcast__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast))
@@ -6357,7 +6361,7 @@ static int mpich_traced_MPI_Igather(mpich_MPI_Igather_fn *tracer_real, const voi
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.sendtype);
@@ -6382,6 +6386,7 @@ static int mpich_traced_MPI_Igather(mpich_MPI_Igather_fn *tracer_real, const voi
   tracer_record[3] = tracer_record_call(58, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[14] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0);
+  tracer_record[15] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Igather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather))
@@ -6458,7 +6463,7 @@ static int mpich_traced_MPI_Igatherv(mpich_MPI_Igatherv_fn *tracer_real, const v
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[16];
+  uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.sendtype);
@@ -6485,6 +6490,7 @@ static int mpich_traced_MPI_Igatherv(mpich_MPI_Igatherv_fn *tracer_real, const v
   tracer_record[3] = tracer_record_call(59, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[15] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0);
+  tracer_record[16] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Igatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv))
@@ -7069,7 +7075,7 @@ static int mpich_traced_MPI_Ireduce(mpich_MPI_Ireduce_fn *tracer_real, const voi
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.count);
@@ -7092,6 +7098,7 @@ static int mpich_traced_MPI_Ireduce(mpich_MPI_Ireduce_fn *tracer_real, const voi
   tracer_record[3] = tracer_record_call(65, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[13] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[14] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Ireduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce))
@@ -7439,7 +7446,7 @@ static int mpich_traced_MPI_Iscatter(mpich_MPI_Iscatter_fn *tracer_real, const v
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.sendtype);
@@ -7464,6 +7471,7 @@ static int mpich_traced_MPI_Iscatter(mpich_MPI_Iscatter_fn *tracer_real, const v
   tracer_record[3] = tracer_record_call(69, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[14] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0);
+  tracer_record[15] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Iscatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter))
@@ -7542,7 +7550,7 @@ static int mpich_traced_MPI_Iscatterv(mpich_MPI_Iscatterv_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[16];
+  uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sendcounts);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.displs);
@@ -7569,6 +7577,7 @@ static int mpich_traced_MPI_Iscatterv(mpich_MPI_Iscatterv_fn *tracer_real,
   tracer_record[3] = tracer_record_call(70, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[15] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * mpich_element_size(tracer_args.recvtype) : 0);
+  tracer_record[16] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Iscatterv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv))
@@ -8657,7 +8666,7 @@ static int mpich_traced_MPI_Reduce(mpich_MPI_Reduce_fn *tracer_real, const void 
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[12];
+  uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.count);
@@ -8678,6 +8687,7 @@ static int mpich_traced_MPI_Reduce(mpich_MPI_Reduce_fn *tracer_real, const void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(81, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Reduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce))
@@ -9475,7 +9485,7 @@ static int mpich_traced_MPI_Scatter(mpich_MPI_Scatter_fn *tracer_real, const voi
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.sendtype);
@@ -9498,6 +9508,7 @@ static int mpich_traced_MPI_Scatter(mpich_MPI_Scatter_fn *tracer_real, const voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(90, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Scatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter))
@@ -9675,7 +9686,7 @@ static int mpich_traced_MPI_Scatterv(mpich_MPI_Scatterv_fn *tracer_real, const v
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sendcounts);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.displs);
@@ -9699,6 +9710,7 @@ static int mpich_traced_MPI_Scatterv(mpich_MPI_Scatterv_fn *tracer_real, const v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(92, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * mpich_element_size(tracer_args.recvtype) : 0;
+  tracer_record[14] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Scatterv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv))
@@ -21337,7 +21349,7 @@ static int mpich_traced_MPI_Bsend(mpich_MPI_Bsend_fn *tracer_real, const void *t
   tracer_args.tag = tag;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -21356,6 +21368,7 @@ static int mpich_traced_MPI_Bsend(mpich_MPI_Bsend_fn *tracer_real, const void *t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Bsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend))
@@ -21424,7 +21437,7 @@ static int mpich_traced_MPI_Bsend_init(mpich_MPI_Bsend_init_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -21446,6 +21459,7 @@ static int mpich_traced_MPI_Bsend_init(mpich_MPI_Bsend_init_fn *tracer_real,
   tracer_record[3] = tracer_record_call(240, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Bsend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init))
@@ -21661,7 +21675,7 @@ static int mpich_traced_MPI_Ibsend(mpich_MPI_Ibsend_fn *tracer_real, const void 
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -21683,6 +21697,7 @@ static int mpich_traced_MPI_Ibsend(mpich_MPI_Ibsend_fn *tracer_real, const void 
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Ibsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend))
@@ -22007,7 +22022,7 @@ static int mpich_traced_MPI_Irecv(mpich_MPI_Irecv_fn *tracer_real, const void *t
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -22029,6 +22044,7 @@ static int mpich_traced_MPI_Irecv(mpich_MPI_Irecv_fn *tracer_real, const void *t
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Irecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv))
@@ -22097,7 +22113,7 @@ static int mpich_traced_MPI_Irsend(mpich_MPI_Irsend_fn *tracer_real, const void 
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -22119,6 +22135,7 @@ static int mpich_traced_MPI_Irsend(mpich_MPI_Irsend_fn *tracer_real, const void 
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Irsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend))
@@ -22187,7 +22204,7 @@ static int mpich_traced_MPI_Isend(mpich_MPI_Isend_fn *tracer_real, const void *t
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -22209,6 +22226,7 @@ static int mpich_traced_MPI_Isend(mpich_MPI_Isend_fn *tracer_real, const void *t
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Isend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend))
@@ -22483,7 +22501,7 @@ static int mpich_traced_MPI_Issend(mpich_MPI_Issend_fn *tracer_real, const void 
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -22505,6 +22523,7 @@ static int mpich_traced_MPI_Issend(mpich_MPI_Issend_fn *tracer_real, const void 
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Issend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend))
@@ -22817,7 +22836,7 @@ static int mpich_traced_MPI_Recv(mpich_MPI_Recv_fn *tracer_real, const void *tra
   tracer_args.comm = comm;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[12];
+  uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -22838,6 +22857,7 @@ static int mpich_traced_MPI_Recv(mpich_MPI_Recv_fn *tracer_real, const void *tra
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(256, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Recv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv))
@@ -22907,7 +22927,7 @@ static int mpich_traced_MPI_Recv_init(mpich_MPI_Recv_init_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -22929,6 +22949,7 @@ static int mpich_traced_MPI_Recv_init(mpich_MPI_Recv_init_fn *tracer_real,
   tracer_record[3] = tracer_record_call(257, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Recv_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init))
@@ -22996,7 +23017,7 @@ static int mpich_traced_MPI_Rsend(mpich_MPI_Rsend_fn *tracer_real, const void *t
   tracer_args.tag = tag;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -23015,6 +23036,7 @@ static int mpich_traced_MPI_Rsend(mpich_MPI_Rsend_fn *tracer_real, const void *t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(258, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Rsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend))
@@ -23083,7 +23105,7 @@ static int mpich_traced_MPI_Rsend_init(mpich_MPI_Rsend_init_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -23105,6 +23127,7 @@ static int mpich_traced_MPI_Rsend_init(mpich_MPI_Rsend_init_fn *tracer_real,
   tracer_record[3] = tracer_record_call(259, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Rsend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init))
@@ -23172,7 +23195,7 @@ static int mpich_traced_MPI_Send(mpich_MPI_Send_fn *tracer_real, const void *tra
   tracer_args.tag = tag;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -23191,6 +23214,7 @@ static int mpich_traced_MPI_Send(mpich_MPI_Send_fn *tracer_real, const void *tra
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(260, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Send__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send))
@@ -23259,7 +23283,7 @@ static int mpich_traced_MPI_Send_init(mpich_MPI_Send_init_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -23281,6 +23305,7 @@ static int mpich_traced_MPI_Send_init(mpich_MPI_Send_init_fn *tracer_real,
   tracer_record[3] = tracer_record_call(261, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Send_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init))
@@ -23358,7 +23383,7 @@ static int mpich_traced_MPI_Sendrecv(mpich_MPI_Sendrecv_fn *tracer_real, const v
   tracer_args.comm = comm;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[17];
+  uint64_t tracer_record[18];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.sendtype);
@@ -23387,6 +23412,7 @@ static int mpich_traced_MPI_Sendrecv(mpich_MPI_Sendrecv_fn *tracer_real, const v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(262, tracer_depth, tracer_args.tracer_status);
   tracer_record[16] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * mpich_element_size(tracer_args.sendtype) : 0;
+  tracer_record[17] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Sendrecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv))
@@ -23462,7 +23488,7 @@ static int mpich_traced_MPI_Sendrecv_replace(mpich_MPI_Sendrecv_replace_fn *trac
   tracer_args.comm = comm;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -23486,6 +23512,7 @@ static int mpich_traced_MPI_Sendrecv_replace(mpich_MPI_Sendrecv_replace_fn *trac
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(263, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[14] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Sendrecv_replace__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace))
@@ -23553,7 +23580,7 @@ static int mpich_traced_MPI_Ssend(mpich_MPI_Ssend_fn *tracer_real, const void *t
   tracer_args.tag = tag;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -23572,6 +23599,7 @@ static int mpich_traced_MPI_Ssend(mpich_MPI_Ssend_fn *tracer_real, const void *t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(264, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Ssend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend))
@@ -23640,7 +23668,7 @@ static int mpich_traced_MPI_Ssend_init(mpich_MPI_Ssend_init_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.datatype);
@@ -23662,6 +23690,7 @@ static int mpich_traced_MPI_Ssend_init(mpich_MPI_Ssend_init_fn *tracer_real,
   tracer_record[3] = tracer_record_call(265, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[12] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * mpich_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)mpich_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Ssend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init))
@@ -25024,7 +25053,7 @@ static int mpich_traced_MPI_Accumulate(mpich_MPI_Accumulate_fn *tracer_real,
   tracer_args.op = op;
   tracer_args.win = win;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.origin_datatype);
@@ -25049,6 +25078,7 @@ static int mpich_traced_MPI_Accumulate(mpich_MPI_Accumulate_fn *tracer_real,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(283, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[14] = (uint64_t)mpich_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate))
@@ -25456,7 +25486,7 @@ static int mpich_traced_MPI_Get(mpich_MPI_Get_fn *tracer_real, const void *trace
   tracer_args.target_datatype = target_datatype;
   tracer_args.win = win;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.origin_datatype);
@@ -25479,6 +25509,7 @@ static int mpich_traced_MPI_Get(mpich_MPI_Get_fn *tracer_real, const void *trace
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(288, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[13] = (uint64_t)mpich_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get))
@@ -25562,7 +25593,7 @@ static int mpich_traced_MPI_Get_accumulate(mpich_MPI_Get_accumulate_fn *tracer_r
   tracer_args.op = op;
   tracer_args.win = win;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[17];
+  uint64_t tracer_record[18];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.origin_datatype);
@@ -25591,6 +25622,7 @@ static int mpich_traced_MPI_Get_accumulate(mpich_MPI_Get_accumulate_fn *tracer_r
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(289, tracer_depth, tracer_args.tracer_status);
   tracer_record[16] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[17] = (uint64_t)mpich_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Get_accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate))
@@ -25669,7 +25701,7 @@ static int mpich_traced_MPI_Put(mpich_MPI_Put_fn *tracer_real, const void *trace
   tracer_args.target_datatype = target_datatype;
   tracer_args.win = win;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.origin_datatype);
@@ -25692,6 +25724,7 @@ static int mpich_traced_MPI_Put(mpich_MPI_Put_fn *tracer_real, const void *trace
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(290, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[13] = (uint64_t)mpich_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Put__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put))
@@ -25771,7 +25804,7 @@ static int mpich_traced_MPI_Raccumulate(mpich_MPI_Raccumulate_fn *tracer_real,
   tracer_args.win = win;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[16];
+  uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.origin_datatype);
@@ -25798,6 +25831,7 @@ static int mpich_traced_MPI_Raccumulate(mpich_MPI_Raccumulate_fn *tracer_real,
   tracer_record[3] = tracer_record_call(291, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[15] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0);
+  tracer_record[16] = (uint64_t)mpich_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Raccumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate))
@@ -25874,7 +25908,7 @@ static int mpich_traced_MPI_Rget(mpich_MPI_Rget_fn *tracer_real, const void *tra
   tracer_args.win = win;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.origin_datatype);
@@ -25900,6 +25934,7 @@ static int mpich_traced_MPI_Rget(mpich_MPI_Rget_fn *tracer_real, const void *tra
   tracer_record[3] = tracer_record_call(292, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[14] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0);
+  tracer_record[15] = (uint64_t)mpich_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Rget__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget))
@@ -26096,7 +26131,7 @@ static int mpich_traced_MPI_Rput(mpich_MPI_Rput_fn *tracer_real, const void *tra
   tracer_args.win = win;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.origin_datatype);
@@ -26122,6 +26157,7 @@ static int mpich_traced_MPI_Rput(mpich_MPI_Rput_fn *tracer_real, const void *tra
   tracer_record[3] = tracer_record_call(294, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(int64_t)(*tracer_args.request) : 0;
   tracer_record[14] = mpich_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * mpich_element_size(tracer_args.origin_datatype) : 0);
+  tracer_record[15] = (uint64_t)mpich_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput__full))
     lttng_ust_tracepoint(lttng_ust_mpich, MPI_Rput__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput))

@@ -4652,6 +4652,12 @@ uint64_t openmpi_request_started(int64_t status, void *request, uint64_t bytes);
  * (trace.messages, kind complete): defined by the hooks. */
 uint64_t openmpi_completed_bytes(void);
 
+/* The world rank of rank in the group of handle (trace.world_rank), for the peers of
+ * messages; rank itself when status is not success or rank is negative (no process, any
+ * source): defined by the hooks. */
+int64_t openmpi_comm_world_rank(int64_t status, MPI_Comm handle, int64_t rank);
+int64_t openmpi_win_world_rank(int64_t status, MPI_Win handle, int64_t rank);
+
 /* Device work (trace.commands in the spec) goes through the backend's hooks. */
 void openmpi_command_begin(struct tracer_command *command);
 void openmpi_command_end(struct tracer_command *command, int64_t status);

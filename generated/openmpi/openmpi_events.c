@@ -112,6 +112,7 @@ static const struct tracer_slot openmpi_MPI_Accumulate_slots[] = {
     {"win", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Accumulate_formats[] = {
@@ -491,6 +492,7 @@ static const struct tracer_slot openmpi_MPI_Bcast_slots[] = {
     {"comm", 8, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 9, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 10, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Bcast_formats[] = {
@@ -511,6 +513,7 @@ static const struct tracer_slot openmpi_MPI_Bsend_slots[] = {
     {"comm", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Bsend_formats[] = {
@@ -532,6 +535,7 @@ static const struct tracer_slot openmpi_MPI_Ibcast_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 10, 8, TRACER_SLOT_ADDRESS, 1, 9},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Ibcast_formats[] = {
@@ -554,6 +558,7 @@ static const struct tracer_slot openmpi_MPI_Bsend_init_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Bsend_init_formats[] = {
@@ -2698,6 +2703,7 @@ static const struct tracer_slot openmpi_MPI_Gather_slots[] = {
     {"comm", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Gather_formats[] = {
@@ -2722,6 +2728,7 @@ static const struct tracer_slot openmpi_MPI_Igather_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
     {"bytes", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 15, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Igather_formats[] = {
@@ -2745,6 +2752,7 @@ static const struct tracer_slot openmpi_MPI_Gatherv_slots[] = {
     {"comm", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Gatherv_formats[] = {
@@ -2770,6 +2778,7 @@ static const struct tracer_slot openmpi_MPI_Igatherv_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 14, 8, TRACER_SLOT_ADDRESS, 1, 13},
     {"bytes", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 16, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Igatherv_formats[] = {
@@ -2865,6 +2874,7 @@ static const struct tracer_slot openmpi_MPI_Get_slots[] = {
     {"win", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Get_formats[] = {
@@ -2891,6 +2901,7 @@ static const struct tracer_slot openmpi_MPI_Get_accumulate_slots[] = {
     {"win", 15, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 16, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 17, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Get_accumulate_formats[] = {
@@ -3311,6 +3322,7 @@ static const struct tracer_slot openmpi_MPI_Ibsend_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Ibsend_formats[] = {
@@ -3635,6 +3647,7 @@ static const struct tracer_slot openmpi_MPI_Irecv_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"source_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Irecv_formats[] = {
@@ -3657,6 +3670,7 @@ static const struct tracer_slot openmpi_MPI_Irsend_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Irsend_formats[] = {
@@ -3679,6 +3693,7 @@ static const struct tracer_slot openmpi_MPI_Isend_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Isend_formats[] = {
@@ -3701,6 +3716,7 @@ static const struct tracer_slot openmpi_MPI_Issend_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Issend_formats[] = {
@@ -4194,6 +4210,7 @@ static const struct tracer_slot openmpi_MPI_Put_slots[] = {
     {"win", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Put_formats[] = {
@@ -4234,6 +4251,7 @@ static const struct tracer_slot openmpi_MPI_Raccumulate_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 14, 8, TRACER_SLOT_ADDRESS, 1, 13},
     {"bytes", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 16, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Raccumulate_formats[] = {
@@ -4256,6 +4274,7 @@ static const struct tracer_slot openmpi_MPI_Recv_init_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"source_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Recv_init_formats[] = {
@@ -4277,6 +4296,7 @@ static const struct tracer_slot openmpi_MPI_Recv_slots[] = {
     {"status", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"source_world", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Recv_formats[] = {
@@ -4300,6 +4320,7 @@ static const struct tracer_slot openmpi_MPI_Reduce_slots[] = {
     {"comm", 10, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 11, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 12, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Reduce_formats[] = {
@@ -4323,6 +4344,7 @@ static const struct tracer_slot openmpi_MPI_Ireduce_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 12, 8, TRACER_SLOT_ADDRESS, 1, 11},
     {"bytes", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Ireduce_formats[] = {
@@ -4499,6 +4521,7 @@ static const struct tracer_slot openmpi_MPI_Rget_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
     {"bytes", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 15, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Rget_formats[] = {
@@ -4550,6 +4573,7 @@ static const struct tracer_slot openmpi_MPI_Rput_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
     {"bytes", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"target_rank_world", 15, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Rput_formats[] = {
@@ -4570,6 +4594,7 @@ static const struct tracer_slot openmpi_MPI_Rsend_slots[] = {
     {"comm", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Rsend_formats[] = {
@@ -4592,6 +4617,7 @@ static const struct tracer_slot openmpi_MPI_Rsend_init_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Rsend_init_formats[] = {
@@ -4656,6 +4682,7 @@ static const struct tracer_slot openmpi_MPI_Scatter_slots[] = {
     {"comm", 11, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Scatter_formats[] = {
@@ -4680,6 +4707,7 @@ static const struct tracer_slot openmpi_MPI_Iscatter_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 13, 8, TRACER_SLOT_ADDRESS, 1, 12},
     {"bytes", 14, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 15, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Iscatter_formats[] = {
@@ -4703,6 +4731,7 @@ static const struct tracer_slot openmpi_MPI_Scatterv_slots[] = {
     {"comm", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Scatterv_formats[] = {
@@ -4728,6 +4757,7 @@ static const struct tracer_slot openmpi_MPI_Iscatterv_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 14, 8, TRACER_SLOT_ADDRESS, 1, 13},
     {"bytes", 15, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"root_world", 16, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Iscatterv_formats[] = {
@@ -4750,6 +4780,7 @@ static const struct tracer_slot openmpi_MPI_Send_init_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Send_init_formats[] = {
@@ -4770,6 +4801,7 @@ static const struct tracer_slot openmpi_MPI_Send_slots[] = {
     {"comm", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Send_formats[] = {
@@ -4796,6 +4828,7 @@ static const struct tracer_slot openmpi_MPI_Sendrecv_slots[] = {
     {"status", 15, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 16, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 17, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Sendrecv_formats[] = {
@@ -4821,6 +4854,7 @@ static const struct tracer_slot openmpi_MPI_Sendrecv_replace_slots[] = {
     {"status", 12, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 13, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 14, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Sendrecv_replace_formats[] = {
@@ -4845,6 +4879,7 @@ static const struct tracer_slot openmpi_MPI_Ssend_init_slots[] = {
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"request_val", 11, 8, TRACER_SLOT_ADDRESS, 1, 10},
     {"bytes", 12, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 13, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Ssend_init_formats[] = {
@@ -4865,6 +4900,7 @@ static const struct tracer_slot openmpi_MPI_Ssend_slots[] = {
     {"comm", 9, 8, TRACER_SLOT_ADDRESS, 0, -1},
     {"result", 3, 4, TRACER_SLOT_SIGNED, 1, -1},
     {"bytes", 10, 8, TRACER_SLOT_UNSIGNED, 1, -1},
+    {"dest_world", 11, 8, TRACER_SLOT_SIGNED, 1, -1},
 };
 
 static const struct tracer_field_format openmpi_MPI_Ssend_formats[] = {
@@ -7046,11 +7082,11 @@ static const struct tracer_function_desc openmpi_functions[] = {
      openmpi_MPI_Abort_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Accumulate", TRACER_STATUS_RESULT, openmpi_MPI_Accumulate_slots, 11, 14,
+    {"MPI_Accumulate", TRACER_STATUS_RESULT, openmpi_MPI_Accumulate_slots, 12, 15,
      0, openmpi_MPI_Accumulate_ok_statuses, 1,
      openmpi_MPI_Accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_PUT, 13, 7, -1, 12, -1}},
+     {TRACER_MESSAGE_PUT, 13, 14, -1, 12, -1}},
     {"MPI_Add_error_class", TRACER_STATUS_RESULT, openmpi_MPI_Add_error_class_slots, 3, 6,
      0, openmpi_MPI_Add_error_class_ok_statuses, 1,
      openmpi_MPI_Add_error_class_formats, 1,
@@ -7141,26 +7177,26 @@ static const struct tracer_function_desc openmpi_functions[] = {
      openmpi_MPI_Ibarrier_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, -1, -1, -1, 4, 6}},
-    {"MPI_Bcast", TRACER_STATUS_RESULT, openmpi_MPI_Bcast_slots, 7, 10,
+    {"MPI_Bcast", TRACER_STATUS_RESULT, openmpi_MPI_Bcast_slots, 8, 11,
      0, openmpi_MPI_Bcast_ok_statuses, 1,
      openmpi_MPI_Bcast_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 9, 7, -1, 8, -1}},
-    {"MPI_Bsend", TRACER_STATUS_RESULT, openmpi_MPI_Bsend_slots, 8, 11,
+     {TRACER_MESSAGE_COLLECTIVE, 9, 10, -1, 8, -1}},
+    {"MPI_Bsend", TRACER_STATUS_RESULT, openmpi_MPI_Bsend_slots, 9, 12,
      0, openmpi_MPI_Bsend_ok_statuses, 1,
      openmpi_MPI_Bsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
-    {"MPI_Ibcast", TRACER_STATUS_RESULT, openmpi_MPI_Ibcast_slots, 9, 12,
+     {TRACER_MESSAGE_SEND, 10, 11, 8, 9, -1}},
+    {"MPI_Ibcast", TRACER_STATUS_RESULT, openmpi_MPI_Ibcast_slots, 10, 13,
      0, openmpi_MPI_Ibcast_ok_statuses, 1,
      openmpi_MPI_Ibcast_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 11, 7, -1, 8, 10}},
-    {"MPI_Bsend_init", TRACER_STATUS_RESULT, openmpi_MPI_Bsend_init_slots, 10, 13,
+     {TRACER_MESSAGE_COLLECTIVE, 11, 12, -1, 8, 10}},
+    {"MPI_Bsend_init", TRACER_STATUS_RESULT, openmpi_MPI_Bsend_init_slots, 11, 14,
      0, openmpi_MPI_Bsend_init_ok_statuses, 1,
      openmpi_MPI_Bsend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
     {"MPI_Buffer_attach", TRACER_STATUS_RESULT, openmpi_MPI_Buffer_attach_slots, 3, 6,
      0, openmpi_MPI_Buffer_attach_ok_statuses, 1,
      openmpi_MPI_Buffer_attach_formats, 1,
@@ -7766,26 +7802,26 @@ static const struct tracer_function_desc openmpi_functions[] = {
      openmpi_MPI_Free_mem_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Gather", TRACER_STATUS_RESULT, openmpi_MPI_Gather_slots, 10, 13,
+    {"MPI_Gather", TRACER_STATUS_RESULT, openmpi_MPI_Gather_slots, 11, 14,
      0, openmpi_MPI_Gather_ok_statuses, 1,
      openmpi_MPI_Gather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 12, 10, -1, 11, -1}},
-    {"MPI_Igather", TRACER_STATUS_RESULT, openmpi_MPI_Igather_slots, 12, 15,
+     {TRACER_MESSAGE_COLLECTIVE, 12, 13, -1, 11, -1}},
+    {"MPI_Igather", TRACER_STATUS_RESULT, openmpi_MPI_Igather_slots, 13, 16,
      0, openmpi_MPI_Igather_ok_statuses, 1,
      openmpi_MPI_Igather_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 14, 10, -1, 11, 13}},
-    {"MPI_Gatherv", TRACER_STATUS_RESULT, openmpi_MPI_Gatherv_slots, 11, 14,
+     {TRACER_MESSAGE_COLLECTIVE, 14, 15, -1, 11, 13}},
+    {"MPI_Gatherv", TRACER_STATUS_RESULT, openmpi_MPI_Gatherv_slots, 12, 15,
      0, openmpi_MPI_Gatherv_ok_statuses, 1,
      openmpi_MPI_Gatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 13, 11, -1, 12, -1}},
-    {"MPI_Igatherv", TRACER_STATUS_RESULT, openmpi_MPI_Igatherv_slots, 13, 16,
+     {TRACER_MESSAGE_COLLECTIVE, 13, 14, -1, 12, -1}},
+    {"MPI_Igatherv", TRACER_STATUS_RESULT, openmpi_MPI_Igatherv_slots, 14, 17,
      0, openmpi_MPI_Igatherv_ok_statuses, 1,
      openmpi_MPI_Igatherv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 15, 11, -1, 12, 14}},
+     {TRACER_MESSAGE_COLLECTIVE, 15, 16, -1, 12, 14}},
     {"MPI_Get_address", TRACER_STATUS_RESULT, openmpi_MPI_Get_address_slots, 4, 7,
      0, openmpi_MPI_Get_address_ok_statuses, 1,
      openmpi_MPI_Get_address_formats, 1,
@@ -7806,16 +7842,16 @@ static const struct tracer_function_desc openmpi_functions[] = {
      openmpi_MPI_Get_elements_x_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Get", TRACER_STATUS_RESULT, openmpi_MPI_Get_slots, 10, 13,
+    {"MPI_Get", TRACER_STATUS_RESULT, openmpi_MPI_Get_slots, 11, 14,
      0, openmpi_MPI_Get_ok_statuses, 1,
      openmpi_MPI_Get_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_GET, 12, 7, -1, 11, -1}},
-    {"MPI_Get_accumulate", TRACER_STATUS_RESULT, openmpi_MPI_Get_accumulate_slots, 14, 17,
+     {TRACER_MESSAGE_GET, 12, 13, -1, 11, -1}},
+    {"MPI_Get_accumulate", TRACER_STATUS_RESULT, openmpi_MPI_Get_accumulate_slots, 15, 18,
      0, openmpi_MPI_Get_accumulate_ok_statuses, 1,
      openmpi_MPI_Get_accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_GET, 16, 10, -1, 15, -1}},
+     {TRACER_MESSAGE_GET, 16, 17, -1, 15, -1}},
     {"MPI_Get_library_version", TRACER_STATUS_RESULT, openmpi_MPI_Get_library_version_slots, 5, 8,
      0, openmpi_MPI_Get_library_version_ok_statuses, 1,
      openmpi_MPI_Get_library_version_formats, 1,
@@ -7931,11 +7967,11 @@ static const struct tracer_function_desc openmpi_functions[] = {
      openmpi_MPI_Group_union_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Ibsend", TRACER_STATUS_RESULT, openmpi_MPI_Ibsend_slots, 10, 13,
+    {"MPI_Ibsend", TRACER_STATUS_RESULT, openmpi_MPI_Ibsend_slots, 11, 14,
      0, openmpi_MPI_Ibsend_ok_statuses, 1,
      openmpi_MPI_Ibsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
     {"MPI_Improbe", TRACER_STATUS_RESULT, openmpi_MPI_Improbe_slots, 9, 12,
      0, openmpi_MPI_Improbe_ok_statuses, 1,
      openmpi_MPI_Improbe_formats, 3,
@@ -8021,26 +8057,26 @@ static const struct tracer_function_desc openmpi_functions[] = {
      openmpi_MPI_Iprobe_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Irecv", TRACER_STATUS_RESULT, openmpi_MPI_Irecv_slots, 10, 13,
+    {"MPI_Irecv", TRACER_STATUS_RESULT, openmpi_MPI_Irecv_slots, 11, 14,
      0, openmpi_MPI_Irecv_ok_statuses, 1,
      openmpi_MPI_Irecv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_RECV, 12, 7, 8, 9, 11}},
-    {"MPI_Irsend", TRACER_STATUS_RESULT, openmpi_MPI_Irsend_slots, 10, 13,
+     {TRACER_MESSAGE_RECV, 12, 13, 8, 9, 11}},
+    {"MPI_Irsend", TRACER_STATUS_RESULT, openmpi_MPI_Irsend_slots, 11, 14,
      0, openmpi_MPI_Irsend_ok_statuses, 1,
      openmpi_MPI_Irsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
-    {"MPI_Isend", TRACER_STATUS_RESULT, openmpi_MPI_Isend_slots, 10, 13,
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
+    {"MPI_Isend", TRACER_STATUS_RESULT, openmpi_MPI_Isend_slots, 11, 14,
      0, openmpi_MPI_Isend_ok_statuses, 1,
      openmpi_MPI_Isend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
-    {"MPI_Issend", TRACER_STATUS_RESULT, openmpi_MPI_Issend_slots, 10, 13,
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
+    {"MPI_Issend", TRACER_STATUS_RESULT, openmpi_MPI_Issend_slots, 11, 14,
      0, openmpi_MPI_Issend_ok_statuses, 1,
      openmpi_MPI_Issend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
     {"MPI_Is_thread_main", TRACER_STATUS_RESULT, openmpi_MPI_Is_thread_main_slots, 3, 6,
      0, openmpi_MPI_Is_thread_main_ok_statuses, 1,
      openmpi_MPI_Is_thread_main_formats, 1,
@@ -8161,41 +8197,41 @@ static const struct tracer_function_desc openmpi_functions[] = {
      openmpi_MPI_Publish_name_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Put", TRACER_STATUS_RESULT, openmpi_MPI_Put_slots, 10, 13,
+    {"MPI_Put", TRACER_STATUS_RESULT, openmpi_MPI_Put_slots, 11, 14,
      0, openmpi_MPI_Put_ok_statuses, 1,
      openmpi_MPI_Put_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_PUT, 12, 7, -1, 11, -1}},
+     {TRACER_MESSAGE_PUT, 12, 13, -1, 11, -1}},
     {"MPI_Query_thread", TRACER_STATUS_RESULT, openmpi_MPI_Query_thread_slots, 3, 6,
      0, openmpi_MPI_Query_thread_ok_statuses, 1,
      openmpi_MPI_Query_thread_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Raccumulate", TRACER_STATUS_RESULT, openmpi_MPI_Raccumulate_slots, 13, 16,
+    {"MPI_Raccumulate", TRACER_STATUS_RESULT, openmpi_MPI_Raccumulate_slots, 14, 17,
      0, openmpi_MPI_Raccumulate_ok_statuses, 1,
      openmpi_MPI_Raccumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_PUT, 15, 7, -1, 12, 14}},
-    {"MPI_Recv_init", TRACER_STATUS_RESULT, openmpi_MPI_Recv_init_slots, 10, 13,
+     {TRACER_MESSAGE_PUT, 15, 16, -1, 12, 14}},
+    {"MPI_Recv_init", TRACER_STATUS_RESULT, openmpi_MPI_Recv_init_slots, 11, 14,
      0, openmpi_MPI_Recv_init_ok_statuses, 1,
      openmpi_MPI_Recv_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_RECV, 12, 7, 8, 9, 11}},
-    {"MPI_Recv", TRACER_STATUS_RESULT, openmpi_MPI_Recv_slots, 9, 12,
+     {TRACER_MESSAGE_RECV, 12, 13, 8, 9, 11}},
+    {"MPI_Recv", TRACER_STATUS_RESULT, openmpi_MPI_Recv_slots, 10, 13,
      0, openmpi_MPI_Recv_ok_statuses, 1,
      openmpi_MPI_Recv_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_RECV, 11, 7, 8, 9, -1}},
-    {"MPI_Reduce", TRACER_STATUS_RESULT, openmpi_MPI_Reduce_slots, 9, 12,
+     {TRACER_MESSAGE_RECV, 11, 12, 8, 9, -1}},
+    {"MPI_Reduce", TRACER_STATUS_RESULT, openmpi_MPI_Reduce_slots, 10, 13,
      0, openmpi_MPI_Reduce_ok_statuses, 1,
      openmpi_MPI_Reduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 11, 9, -1, 10, -1}},
-    {"MPI_Ireduce", TRACER_STATUS_RESULT, openmpi_MPI_Ireduce_slots, 11, 14,
+     {TRACER_MESSAGE_COLLECTIVE, 11, 12, -1, 10, -1}},
+    {"MPI_Ireduce", TRACER_STATUS_RESULT, openmpi_MPI_Ireduce_slots, 12, 15,
      0, openmpi_MPI_Ireduce_ok_statuses, 1,
      openmpi_MPI_Ireduce_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 13, 9, -1, 10, 12}},
+     {TRACER_MESSAGE_COLLECTIVE, 13, 14, -1, 10, 12}},
     {"MPI_Reduce_local", TRACER_STATUS_RESULT, openmpi_MPI_Reduce_local_slots, 6, 9,
      0, openmpi_MPI_Reduce_local_ok_statuses, 1,
      openmpi_MPI_Reduce_local_formats, 1,
@@ -8236,31 +8272,31 @@ static const struct tracer_function_desc openmpi_functions[] = {
      openmpi_MPI_Request_get_status_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Rget", TRACER_STATUS_RESULT, openmpi_MPI_Rget_slots, 12, 15,
+    {"MPI_Rget", TRACER_STATUS_RESULT, openmpi_MPI_Rget_slots, 13, 16,
      0, openmpi_MPI_Rget_ok_statuses, 1,
      openmpi_MPI_Rget_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_GET, 14, 7, -1, 11, 13}},
+     {TRACER_MESSAGE_GET, 14, 15, -1, 11, 13}},
     {"MPI_Rget_accumulate", TRACER_STATUS_RESULT, openmpi_MPI_Rget_accumulate_slots, 15, 18,
      0, openmpi_MPI_Rget_accumulate_ok_statuses, 1,
      openmpi_MPI_Rget_accumulate_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_NONE, -1, -1, -1, -1, -1}},
-    {"MPI_Rput", TRACER_STATUS_RESULT, openmpi_MPI_Rput_slots, 12, 15,
+    {"MPI_Rput", TRACER_STATUS_RESULT, openmpi_MPI_Rput_slots, 13, 16,
      0, openmpi_MPI_Rput_ok_statuses, 1,
      openmpi_MPI_Rput_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_PUT, 14, 7, -1, 11, 13}},
-    {"MPI_Rsend", TRACER_STATUS_RESULT, openmpi_MPI_Rsend_slots, 8, 11,
+     {TRACER_MESSAGE_PUT, 14, 15, -1, 11, 13}},
+    {"MPI_Rsend", TRACER_STATUS_RESULT, openmpi_MPI_Rsend_slots, 9, 12,
      0, openmpi_MPI_Rsend_ok_statuses, 1,
      openmpi_MPI_Rsend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
-    {"MPI_Rsend_init", TRACER_STATUS_RESULT, openmpi_MPI_Rsend_init_slots, 10, 13,
+     {TRACER_MESSAGE_SEND, 10, 11, 8, 9, -1}},
+    {"MPI_Rsend_init", TRACER_STATUS_RESULT, openmpi_MPI_Rsend_init_slots, 11, 14,
      0, openmpi_MPI_Rsend_init_ok_statuses, 1,
      openmpi_MPI_Rsend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
     {"MPI_Scan", TRACER_STATUS_RESULT, openmpi_MPI_Scan_slots, 8, 11,
      0, openmpi_MPI_Scan_ok_statuses, 1,
      openmpi_MPI_Scan_formats, 1,
@@ -8271,56 +8307,56 @@ static const struct tracer_function_desc openmpi_functions[] = {
      openmpi_MPI_Iscan_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
      {TRACER_MESSAGE_COLLECTIVE, 12, -1, -1, 9, 11}},
-    {"MPI_Scatter", TRACER_STATUS_RESULT, openmpi_MPI_Scatter_slots, 10, 13,
+    {"MPI_Scatter", TRACER_STATUS_RESULT, openmpi_MPI_Scatter_slots, 11, 14,
      0, openmpi_MPI_Scatter_ok_statuses, 1,
      openmpi_MPI_Scatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 12, 10, -1, 11, -1}},
-    {"MPI_Iscatter", TRACER_STATUS_RESULT, openmpi_MPI_Iscatter_slots, 12, 15,
+     {TRACER_MESSAGE_COLLECTIVE, 12, 13, -1, 11, -1}},
+    {"MPI_Iscatter", TRACER_STATUS_RESULT, openmpi_MPI_Iscatter_slots, 13, 16,
      0, openmpi_MPI_Iscatter_ok_statuses, 1,
      openmpi_MPI_Iscatter_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 14, 10, -1, 11, 13}},
-    {"MPI_Scatterv", TRACER_STATUS_RESULT, openmpi_MPI_Scatterv_slots, 11, 14,
+     {TRACER_MESSAGE_COLLECTIVE, 14, 15, -1, 11, 13}},
+    {"MPI_Scatterv", TRACER_STATUS_RESULT, openmpi_MPI_Scatterv_slots, 12, 15,
      0, openmpi_MPI_Scatterv_ok_statuses, 1,
      openmpi_MPI_Scatterv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 13, 11, -1, 12, -1}},
-    {"MPI_Iscatterv", TRACER_STATUS_RESULT, openmpi_MPI_Iscatterv_slots, 13, 16,
+     {TRACER_MESSAGE_COLLECTIVE, 13, 14, -1, 12, -1}},
+    {"MPI_Iscatterv", TRACER_STATUS_RESULT, openmpi_MPI_Iscatterv_slots, 14, 17,
      0, openmpi_MPI_Iscatterv_ok_statuses, 1,
      openmpi_MPI_Iscatterv_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_COLLECTIVE, 15, 11, -1, 12, 14}},
-    {"MPI_Send_init", TRACER_STATUS_RESULT, openmpi_MPI_Send_init_slots, 10, 13,
+     {TRACER_MESSAGE_COLLECTIVE, 15, 16, -1, 12, 14}},
+    {"MPI_Send_init", TRACER_STATUS_RESULT, openmpi_MPI_Send_init_slots, 11, 14,
      0, openmpi_MPI_Send_init_ok_statuses, 1,
      openmpi_MPI_Send_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
-    {"MPI_Send", TRACER_STATUS_RESULT, openmpi_MPI_Send_slots, 8, 11,
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
+    {"MPI_Send", TRACER_STATUS_RESULT, openmpi_MPI_Send_slots, 9, 12,
      0, openmpi_MPI_Send_ok_statuses, 1,
      openmpi_MPI_Send_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
-    {"MPI_Sendrecv", TRACER_STATUS_RESULT, openmpi_MPI_Sendrecv_slots, 14, 17,
+     {TRACER_MESSAGE_SEND, 10, 11, 8, 9, -1}},
+    {"MPI_Sendrecv", TRACER_STATUS_RESULT, openmpi_MPI_Sendrecv_slots, 15, 18,
      0, openmpi_MPI_Sendrecv_ok_statuses, 1,
      openmpi_MPI_Sendrecv_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 16, 7, 8, 14, -1}},
-    {"MPI_Sendrecv_replace", TRACER_STATUS_RESULT, openmpi_MPI_Sendrecv_replace_slots, 11, 14,
+     {TRACER_MESSAGE_SEND, 16, 17, 8, 14, -1}},
+    {"MPI_Sendrecv_replace", TRACER_STATUS_RESULT, openmpi_MPI_Sendrecv_replace_slots, 12, 15,
      0, openmpi_MPI_Sendrecv_replace_ok_statuses, 1,
      openmpi_MPI_Sendrecv_replace_formats, 3,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 13, 7, 8, 11, -1}},
-    {"MPI_Ssend_init", TRACER_STATUS_RESULT, openmpi_MPI_Ssend_init_slots, 10, 13,
+     {TRACER_MESSAGE_SEND, 13, 14, 8, 11, -1}},
+    {"MPI_Ssend_init", TRACER_STATUS_RESULT, openmpi_MPI_Ssend_init_slots, 11, 14,
      0, openmpi_MPI_Ssend_init_ok_statuses, 1,
      openmpi_MPI_Ssend_init_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 12, 7, 8, 9, 11}},
-    {"MPI_Ssend", TRACER_STATUS_RESULT, openmpi_MPI_Ssend_slots, 8, 11,
+     {TRACER_MESSAGE_SEND, 12, 13, 8, 9, 11}},
+    {"MPI_Ssend", TRACER_STATUS_RESULT, openmpi_MPI_Ssend_slots, 9, 12,
      0, openmpi_MPI_Ssend_ok_statuses, 1,
      openmpi_MPI_Ssend_formats, 1,
      TRACER_MEANING_NONE, NULL, NULL, NULL, NULL, 0,
-     {TRACER_MESSAGE_SEND, 10, 7, 8, 9, -1}},
+     {TRACER_MESSAGE_SEND, 10, 11, 8, 9, -1}},
     {"MPI_Start", TRACER_STATUS_RESULT, openmpi_MPI_Start_slots, 3, 6,
      0, openmpi_MPI_Start_ok_statuses, 1,
      openmpi_MPI_Start_formats, 1,

@@ -91,7 +91,7 @@ void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_d
   tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
   tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
   tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -113,6 +113,7 @@ void mpi_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_d
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[14] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate))
@@ -1168,7 +1169,7 @@ void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, v
   tracer_args.datatype = MPI_Type_f2c(*(const MPI_Fint *)f_datatype);
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buffer);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -1185,6 +1186,7 @@ void mpi_bcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[10] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast))
@@ -1222,7 +1224,7 @@ void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -1240,6 +1242,7 @@ void mpi_bsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend))
@@ -1278,7 +1281,7 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[12];
+  uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buffer);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -1298,6 +1301,7 @@ void mpi_ibcast_(void *f_buffer, void *f_count, void *f_datatype, void *f_root, 
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[11] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[12] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
@@ -1338,7 +1342,7 @@ void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -1359,6 +1363,7 @@ void mpi_bsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
@@ -7437,7 +7442,7 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
   tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -7458,6 +7463,7 @@ void mpi_gather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_r
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather))
@@ -7503,7 +7509,7 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -7527,6 +7533,7 @@ void mpi_igather_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
+  tracer_record[15] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
@@ -7569,7 +7576,7 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -7591,6 +7598,7 @@ void mpi_gatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv))
@@ -7635,7 +7643,7 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[16];
+  uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -7660,6 +7668,7 @@ void mpi_igatherv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
+  tracer_record[16] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
@@ -7894,7 +7903,7 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   tracer_args.target_count = *(const int *)f_target_count;
   tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
   tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -7915,6 +7924,7 @@ void mpi_get_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[13] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get))
@@ -7965,7 +7975,7 @@ void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_orig
   tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
   tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
   tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
-  uint64_t tracer_record[17];
+  uint64_t tracer_record[18];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -7991,6 +8001,7 @@ void mpi_get_accumulate_(void *f_origin_addr, void *f_origin_count, void *f_orig
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
   tracer_record[16] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[17] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate))
@@ -9174,7 +9185,7 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -9195,6 +9206,7 @@ void mpi_ibsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
@@ -10091,7 +10103,7 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -10112,6 +10124,7 @@ void mpi_irecv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, vo
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
@@ -10152,7 +10165,7 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -10173,6 +10186,7 @@ void mpi_irsend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
@@ -10213,7 +10227,7 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -10234,6 +10248,7 @@ void mpi_isend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
@@ -10274,7 +10289,7 @@ void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -10295,6 +10310,7 @@ void mpi_issend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
@@ -11674,7 +11690,7 @@ void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   tracer_args.target_count = *(const int *)f_target_count;
   tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
   tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -11695,6 +11711,7 @@ void mpi_put_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatype
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[13] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put))
@@ -11788,7 +11805,7 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
   tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
   tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[16];
+  uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -11813,6 +11830,7 @@ void mpi_raccumulate_(void *f_origin_addr, void *f_origin_count, void *f_origin_
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
+  tracer_record[16] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate))
@@ -11853,7 +11871,7 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -11874,6 +11892,7 @@ void mpi_recv_init_(void *f_buf, void *f_count, void *f_datatype, void *f_source
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
@@ -11912,7 +11931,7 @@ void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, voi
   tracer_args.source = *(const int *)f_source;
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[12];
+  uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -11931,6 +11950,7 @@ void mpi_recv_(void *f_buf, void *f_count, void *f_datatype, void *f_source, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv))
@@ -11970,7 +11990,7 @@ void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   tracer_args.op = MPI_Op_f2c(*(const MPI_Fint *)f_op);
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[12];
+  uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.count);
@@ -11989,6 +12009,7 @@ void mpi_reduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_dataty
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce))
@@ -12030,7 +12051,7 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.count);
@@ -12052,6 +12073,7 @@ void mpi_ireduce_(void *f_sendbuf, void *f_recvbuf, void *f_count, void *f_datat
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[14] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
@@ -12527,7 +12549,7 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
   tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -12551,6 +12573,7 @@ void mpi_rget_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
+  tracer_record[15] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget))
@@ -12679,7 +12702,7 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_args.target_datatype = MPI_Type_f2c(*(const MPI_Fint *)f_target_datatype);
   tracer_args.win = MPI_Win_f2c(*(const MPI_Fint *)f_win);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -12703,6 +12726,7 @@ void mpi_rput_(void *f_origin_addr, void *f_origin_count, void *f_origin_datatyp
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
+  tracer_record[15] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput))
@@ -12740,7 +12764,7 @@ void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.ibuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -12758,6 +12782,7 @@ void mpi_rsend_(void *f_ibuf, void *f_count, void *f_datatype, void *f_dest, voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend))
@@ -12798,7 +12823,7 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -12819,6 +12844,7 @@ void mpi_rsend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
@@ -12976,7 +13002,7 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -12997,6 +13023,7 @@ void mpi_scatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter))
@@ -13042,7 +13069,7 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -13066,6 +13093,7 @@ void mpi_iscatter_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
+  tracer_record[15] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
@@ -13108,7 +13136,7 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
   tracer_args.recvtype = MPI_Type_f2c(*(const MPI_Fint *)f_recvtype);
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sendcounts);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.displs);
@@ -13130,6 +13158,7 @@ void mpi_scatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f_
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0;
+  tracer_record[14] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv))
@@ -13174,7 +13203,7 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
   tracer_args.root = *(const int *)f_root;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[16];
+  uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sendcounts);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.displs);
@@ -13199,6 +13228,7 @@ void mpi_iscatterv_(void *f_sendbuf, void *f_sendcounts, void *f_displs, void *f
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0);
+  tracer_record[16] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
@@ -13239,7 +13269,7 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -13260,6 +13290,7 @@ void mpi_send_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, 
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
@@ -13297,7 +13328,7 @@ void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void 
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -13315,6 +13346,7 @@ void mpi_send_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send))
@@ -13361,7 +13393,7 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_args.source = *(const int *)f_source;
   tracer_args.recvtag = *(const int *)f_recvtag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[17];
+  uint64_t tracer_record[18];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -13386,6 +13418,7 @@ void mpi_sendrecv_(void *f_sendbuf, void *f_sendcount, void *f_sendtype, void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
   tracer_record[16] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[17] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv))
@@ -13429,7 +13462,7 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
   tracer_args.source = *(const int *)f_source;
   tracer_args.recvtag = *(const int *)f_recvtag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -13451,6 +13484,7 @@ void mpi_sendrecv_replace_(void *f_buf, void *f_count, void *f_datatype, void *f
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[14] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace))
@@ -13491,7 +13525,7 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
   tracer_args.request = &tracer_f_request;
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -13512,6 +13546,7 @@ void mpi_ssend_init_(void *f_buf, void *f_count, void *f_datatype, void *f_dest,
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
@@ -13549,7 +13584,7 @@ void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_args.dest = *(const int *)f_dest;
   tracer_args.tag = *(const int *)f_tag;
   tracer_args.comm = MPI_Comm_f2c(*(const MPI_Fint *)f_comm);
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -13567,6 +13602,7 @@ void mpi_ssend_(void *f_buf, void *f_count, void *f_datatype, void *f_dest, void
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend))

@@ -924,7 +924,7 @@ static int openmpi_traced_MPI_Accumulate(openmpi_MPI_Accumulate_fn *tracer_real,
   tracer_args.op = op;
   tracer_args.win = win;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -949,6 +949,7 @@ static int openmpi_traced_MPI_Accumulate(openmpi_MPI_Accumulate_fn *tracer_real,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(1, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[14] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate))
@@ -2631,7 +2632,7 @@ static int openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const voi
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[10];
+  uint64_t tracer_record[11];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buffer);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -2649,6 +2650,7 @@ static int openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(20, tracer_depth, tracer_args.tracer_status);
   tracer_record[9] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[10] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bcast__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast))
@@ -2715,7 +2717,7 @@ static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_fn *tracer_real, const voi
   tracer_args.tag = tag;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -2734,6 +2736,7 @@ static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_fn *tracer_real, const voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(21, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend))
@@ -2800,7 +2803,7 @@ static int openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const v
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[12];
+  uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buffer);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -2821,6 +2824,7 @@ static int openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const v
   tracer_record[3] = tracer_record_call(22, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[11] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[12] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibcast__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast))
@@ -2890,7 +2894,7 @@ static int openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -2912,6 +2916,7 @@ static int openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real,
   tracer_record[3] = tracer_record_call(23, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Bsend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init))
@@ -12651,7 +12656,7 @@ static int openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const v
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -12674,6 +12679,7 @@ static int openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(145, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather))
@@ -12748,7 +12754,7 @@ static int openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -12773,6 +12779,7 @@ static int openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real,
   tracer_record[3] = tracer_record_call(146, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
+  tracer_record[15] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igather__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather))
@@ -12848,7 +12855,7 @@ static int openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real,
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -12872,6 +12879,7 @@ static int openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(147, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[14] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Gatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv))
@@ -12950,7 +12958,7 @@ static int openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[16];
+  uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -12977,6 +12985,7 @@ static int openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real,
   tracer_record[3] = tracer_record_call(148, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
+  tracer_record[16] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Igatherv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv))
@@ -13364,7 +13373,7 @@ static int openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *t
   tracer_args.target_datatype = target_datatype;
   tracer_args.win = win;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -13387,6 +13396,7 @@ static int openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(153, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[13] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get))
@@ -13470,7 +13480,7 @@ static int openmpi_traced_MPI_Get_accumulate(openmpi_MPI_Get_accumulate_fn *trac
   tracer_args.op = op;
   tracer_args.win = win;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[17];
+  uint64_t tracer_record[18];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -13499,6 +13509,7 @@ static int openmpi_traced_MPI_Get_accumulate(openmpi_MPI_Get_accumulate_fn *trac
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(154, tracer_depth, tracer_args.tracer_status);
   tracer_record[16] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[17] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Get_accumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate))
@@ -15399,7 +15410,7 @@ static int openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const v
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -15421,6 +15432,7 @@ static int openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const v
   tracer_record[3] = tracer_record_call(178, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ibsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend))
@@ -16827,7 +16839,7 @@ static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_fn *tracer_real, const voi
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -16849,6 +16861,7 @@ static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_fn *tracer_real, const voi
   tracer_record[3] = tracer_record_call(196, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv))
@@ -16917,7 +16930,7 @@ static int openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const v
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -16939,6 +16952,7 @@ static int openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const v
   tracer_record[3] = tracer_record_call(197, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Irsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend))
@@ -17007,7 +17021,7 @@ static int openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const voi
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -17029,6 +17043,7 @@ static int openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const voi
   tracer_record[3] = tracer_record_call(198, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Isend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend))
@@ -17097,7 +17112,7 @@ static int openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const v
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -17119,6 +17134,7 @@ static int openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const v
   tracer_record[3] = tracer_record_call(199, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Issend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend))
@@ -19304,7 +19320,7 @@ static int openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *t
   tracer_args.target_datatype = target_datatype;
   tracer_args.win = win;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -19327,6 +19343,7 @@ static int openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *t
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(224, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0;
+  tracer_record[13] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Put__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put))
@@ -19478,7 +19495,7 @@ static int openmpi_traced_MPI_Raccumulate(openmpi_MPI_Raccumulate_fn *tracer_rea
   tracer_args.win = win;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[16];
+  uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -19505,6 +19522,7 @@ static int openmpi_traced_MPI_Raccumulate(openmpi_MPI_Raccumulate_fn *tracer_rea
   tracer_record[3] = tracer_record_call(226, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
+  tracer_record[16] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Raccumulate__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate))
@@ -19577,7 +19595,7 @@ static int openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -19599,6 +19617,7 @@ static int openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real,
   tracer_record[3] = tracer_record_call(227, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init))
@@ -19667,7 +19686,7 @@ static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn *tracer_real, const void 
   tracer_args.comm = comm;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[12];
+  uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -19688,6 +19707,7 @@ static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn *tracer_real, const void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(228, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.source);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Recv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv))
@@ -19756,7 +19776,7 @@ static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduce_fn *tracer_real, const v
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[12];
+  uint64_t tracer_record[13];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.count);
@@ -19777,6 +19797,7 @@ static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduce_fn *tracer_real, const v
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(229, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[12] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Reduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce))
@@ -19847,7 +19868,7 @@ static int openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.recvbuf);
   tracer_record[6] = (uint64_t)(int64_t)(tracer_args.count);
@@ -19870,6 +19891,7 @@ static int openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real,
   tracer_record[3] = tracer_record_call(230, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[13] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[14] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ireduce__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce))
@@ -20628,7 +20650,7 @@ static int openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void 
   tracer_args.win = win;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -20654,6 +20676,7 @@ static int openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void 
   tracer_record[3] = tracer_record_call(239, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
+  tracer_record[15] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rget__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget))
@@ -20850,7 +20873,7 @@ static int openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void 
   tracer_args.win = win;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.origin_addr);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.origin_count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.origin_datatype);
@@ -20876,6 +20899,7 @@ static int openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void 
   tracer_record[3] = tracer_record_call(241, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.origin_count > 0 ? (uint64_t)tracer_args.origin_count * openmpi_element_size(tracer_args.origin_datatype) : 0);
+  tracer_record[15] = (uint64_t)openmpi_win_world_rank(tracer_args.tracer_status, tracer_args.win, tracer_args.target_rank);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rput__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput))
@@ -20946,7 +20970,7 @@ static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_fn *tracer_real, const voi
   tracer_args.tag = tag;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.ibuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -20965,6 +20989,7 @@ static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_fn *tracer_real, const voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(242, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend))
@@ -21033,7 +21058,7 @@ static int openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -21055,6 +21080,7 @@ static int openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real,
   tracer_record[3] = tracer_record_call(243, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Rsend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init))
@@ -21304,7 +21330,7 @@ static int openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real,
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -21327,6 +21353,7 @@ static int openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(246, tracer_depth, tracer_args.tracer_status);
   tracer_record[12] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter))
@@ -21401,7 +21428,7 @@ static int openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[15];
+  uint64_t tracer_record[16];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -21426,6 +21453,7 @@ static int openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real,
   tracer_record[3] = tracer_record_call(247, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[14] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0);
+  tracer_record[15] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatter__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter))
@@ -21502,7 +21530,7 @@ static int openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real,
   tracer_args.root = root;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sendcounts);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.displs);
@@ -21526,6 +21554,7 @@ static int openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(248, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0;
+  tracer_record[14] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Scatterv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv))
@@ -21604,7 +21633,7 @@ static int openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[16];
+  uint64_t tracer_record[17];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(uintptr_t)(tracer_args.sendcounts);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.displs);
@@ -21631,6 +21660,7 @@ static int openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real,
   tracer_record[3] = tracer_record_call(249, tracer_depth, tracer_args.tracer_status);
   tracer_record[14] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[15] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.recvcount > 0 ? (uint64_t)tracer_args.recvcount * openmpi_element_size(tracer_args.recvtype) : 0);
+  tracer_record[16] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.root);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Iscatterv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv))
@@ -21703,7 +21733,7 @@ static int openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -21725,6 +21755,7 @@ static int openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real,
   tracer_record[3] = tracer_record_call(250, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init))
@@ -21792,7 +21823,7 @@ static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn *tracer_real, const void 
   tracer_args.tag = tag;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -21811,6 +21842,7 @@ static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn *tracer_real, const void 
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(251, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Send__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send))
@@ -21887,7 +21919,7 @@ static int openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[17];
+  uint64_t tracer_record[18];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.sendbuf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.sendcount);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.sendtype);
@@ -21916,6 +21948,7 @@ static int openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real,
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(252, tracer_depth, tracer_args.tracer_status);
   tracer_record[16] = tracer_args.sendcount > 0 ? (uint64_t)tracer_args.sendcount * openmpi_element_size(tracer_args.sendtype) : 0;
+  tracer_record[17] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv))
@@ -21991,7 +22024,7 @@ static int openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *
   tracer_args.comm = comm;
   tracer_args.status = status;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[14];
+  uint64_t tracer_record[15];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -22015,6 +22048,7 @@ static int openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(253, tracer_depth, tracer_args.tracer_status);
   tracer_record[13] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[14] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Sendrecv_replace__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace))
@@ -22085,7 +22119,7 @@ static int openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real,
   tracer_args.comm = comm;
   tracer_args.request = request;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[13];
+  uint64_t tracer_record[14];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -22107,6 +22141,7 @@ static int openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real,
   tracer_record[3] = tracer_record_call(254, tracer_depth, tracer_args.tracer_status);
   tracer_record[11] = tracer_args.request ? (uint64_t)(uintptr_t)(*tracer_args.request) : 0;
   tracer_record[12] = openmpi_request_started(tracer_args.tracer_status, tracer_args.request, tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0);
+  tracer_record[13] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend_init__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init))
@@ -22174,7 +22209,7 @@ static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_fn *tracer_real, const voi
   tracer_args.tag = tag;
   tracer_args.comm = comm;
   /* The arguments as passed, before a hook may change them. */
-  uint64_t tracer_record[11];
+  uint64_t tracer_record[12];
   tracer_record[4] = (uint64_t)(uintptr_t)(tracer_args.buf);
   tracer_record[5] = (uint64_t)(int64_t)(tracer_args.count);
   tracer_record[6] = (uint64_t)(uintptr_t)(tracer_args.datatype);
@@ -22193,6 +22228,7 @@ static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_fn *tracer_real, const voi
   tracer_record[2] = tracer_record_ids();
   tracer_record[3] = tracer_record_call(255, tracer_depth, tracer_args.tracer_status);
   tracer_record[10] = tracer_args.count > 0 ? (uint64_t)tracer_args.count * openmpi_element_size(tracer_args.datatype) : 0;
+  tracer_record[11] = (uint64_t)openmpi_comm_world_rank(tracer_args.tracer_status, tracer_args.comm, tracer_args.dest);
   if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full))
     lttng_ust_tracepoint(lttng_ust_openmpi, MPI_Ssend__full, &tracer_args, tracer_record);
   else if (lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend))

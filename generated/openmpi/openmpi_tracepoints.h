@@ -44,18 +44,18 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Abort__full,
   )
 )
 
-/* MPI_Accumulate: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_count, [10] target_datatype, [11] op, [12] win, [3] result, [13] bytes */
+/* MPI_Accumulate: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_count, [10] target_datatype, [11] op, [12] win, [3] result, [13] bytes, [14] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Accumulate,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Accumulate__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Accumulate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
   )
 )
 
@@ -330,63 +330,63 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibarrier__full,
   )
 )
 
-/* MPI_Bcast: [4] buffer, [5] count, [6] datatype, [7] root, [8] comm, [3] result, [9] bytes */
+/* MPI_Bcast: [4] buffer, [5] count, [6] datatype, [7] root, [8] comm, [3] result, [9] bytes, [10] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bcast,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bcast__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bcast_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 10)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
   )
 )
 
-/* MPI_Bsend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10] bytes */
+/* MPI_Bsend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10] bytes, [11] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-/* MPI_Ibcast: [4] buffer, [5] count, [6] datatype, [7] root, [8] comm, [9] request, [3] result, [10] request_val, [11] bytes */
+/* MPI_Ibcast: [4] buffer, [5] count, [6] datatype, [7] root, [8] comm, [9] request, [3] result, [10] request_val, [11] bytes, [12] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibcast,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibcast__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibcast_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-/* MPI_Bsend_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes */
+/* MPI_Bsend_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend_init,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Bsend_init__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Bsend_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
@@ -2231,63 +2231,63 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Free_mem__full,
   )
 )
 
-/* MPI_Gather: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype, [10] root, [11] comm, [3] result, [12] bytes */
+/* MPI_Gather: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype, [10] root, [11] comm, [3] result, [12] bytes, [13] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gather,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gather__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Gather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-/* MPI_Igather: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype, [10] root, [11] comm, [12] request, [3] result, [13] request_val, [14] bytes */
+/* MPI_Igather: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype, [10] root, [11] comm, [12] request, [3] result, [13] request_val, [14] bytes, [15] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igather,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igather__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Igather_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
-/* MPI_Gatherv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcounts, [9] displs, [10] recvtype, [11] root, [12] comm, [3] result, [13] bytes */
+/* MPI_Gatherv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcounts, [9] displs, [10] recvtype, [11] root, [12] comm, [3] result, [13] bytes, [14] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gatherv,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Gatherv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Gatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
   )
 )
 
-/* MPI_Igatherv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcounts, [9] displs, [10] recvtype, [11] root, [12] comm, [13] request, [3] result, [14] request_val, [15] bytes */
+/* MPI_Igatherv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcounts, [9] displs, [10] recvtype, [11] root, [12] comm, [13] request, [3] result, [14] request_val, [15] bytes, [16] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igatherv,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Igatherv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Igatherv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
@@ -2354,33 +2354,33 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_elements_x__full,
   )
 )
 
-/* MPI_Get: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_count, [10] target_datatype, [11] win, [3] result, [12] bytes */
+/* MPI_Get: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_count, [10] target_datatype, [11] win, [3] result, [12] bytes, [13] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-/* MPI_Get_accumulate: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] result_addr, [8] result_count, [9] result_datatype, [10] target_rank, [11] target_disp, [12] target_count, [13] target_datatype, [14] op, [15] win, [3] result, [16] bytes */
+/* MPI_Get_accumulate: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] result_addr, [8] result_count, [9] result_datatype, [10] target_rank, [11] target_disp, [12] target_count, [13] target_datatype, [14] op, [15] win, [3] result, [16] bytes, [17] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_accumulate,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Get_accumulate__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Get_accumulate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
   )
 )
 
@@ -2729,18 +2729,18 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Group_union__full,
   )
 )
 
-/* MPI_Ibsend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes */
+/* MPI_Ibsend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibsend,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ibsend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ibsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
@@ -3006,63 +3006,63 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iprobe__full,
   )
 )
 
-/* MPI_Irecv: [4] buf, [5] count, [6] datatype, [7] source, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes */
+/* MPI_Irecv: [4] buf, [5] count, [6] datatype, [7] source, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes, [13] source_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irecv,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irecv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Irecv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-/* MPI_Irsend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes */
+/* MPI_Irsend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irsend,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Irsend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Irsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-/* MPI_Isend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes */
+/* MPI_Isend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Isend,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Isend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Isend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-/* MPI_Issend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes */
+/* MPI_Issend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Issend,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Issend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Issend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
@@ -3432,18 +3432,18 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Publish_name__full,
   )
 )
 
-/* MPI_Put: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_count, [10] target_datatype, [11] win, [3] result, [12] bytes */
+/* MPI_Put: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_count, [10] target_datatype, [11] win, [3] result, [12] bytes, [13] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Put,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Put__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Put_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
@@ -3462,79 +3462,79 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Query_thread__full,
   )
 )
 
-/* MPI_Raccumulate: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_count, [10] target_datatype, [11] op, [12] win, [13] request, [3] result, [14] request_val, [15] bytes */
+/* MPI_Raccumulate: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_count, [10] target_datatype, [11] op, [12] win, [13] request, [3] result, [14] request_val, [15] bytes, [16] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Raccumulate,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Raccumulate__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Raccumulate_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-/* MPI_Recv_init: [4] buf, [5] count, [6] datatype, [7] source, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes */
+/* MPI_Recv_init: [4] buf, [5] count, [6] datatype, [7] source, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes, [13] source_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv_init,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv_init__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Recv_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-/* MPI_Recv: [4] buf, [5] count, [6] datatype, [7] source, [8] tag, [9] comm, [10] status, [3] result, [11] bytes */
+/* MPI_Recv: [4] buf, [5] count, [6] datatype, [7] source, [8] tag, [9] comm, [10] status, [3] result, [11] bytes, [12] source_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Recv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Recv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
     lttng_ust_field_sequence_hex(uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t, tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status), TRACER_MAX_BYTES))
   )
 )
 
-/* MPI_Reduce: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] root, [10] comm, [3] result, [11] bytes */
+/* MPI_Reduce: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] root, [10] comm, [3] result, [11] bytes, [12] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Reduce__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Reduce_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
   )
 )
 
-/* MPI_Ireduce: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] root, [10] comm, [11] request, [3] result, [12] request_val, [13] bytes */
+/* MPI_Ireduce: [4] sendbuf, [5] recvbuf, [6] count, [7] datatype, [8] op, [9] root, [10] comm, [11] request, [3] result, [12] request_val, [13] bytes, [14] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ireduce__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ireduce_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
   )
 )
 
@@ -3660,18 +3660,18 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Request_get_status__full,
   )
 )
 
-/* MPI_Rget: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_count, [10] target_datatype, [11] win, [12] request, [3] result, [13] request_val, [14] bytes */
+/* MPI_Rget: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_count, [10] target_datatype, [11] win, [12] request, [3] result, [13] request_val, [14] bytes, [15] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rget_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
@@ -3690,48 +3690,48 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rget_accumulate__full,
   )
 )
 
-/* MPI_Rput: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_cout, [10] target_datatype, [11] win, [12] request, [3] result, [13] request_val, [14] bytes */
+/* MPI_Rput: [4] origin_addr, [5] origin_count, [6] origin_datatype, [7] target_rank, [8] target_disp, [9] target_cout, [10] target_datatype, [11] win, [12] request, [3] result, [13] request_val, [14] bytes, [15] target_rank_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rput,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rput__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rput_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
-/* MPI_Rsend: [4] ibuf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10] bytes */
+/* MPI_Rsend: [4] ibuf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10] bytes, [11] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rsend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-/* MPI_Rsend_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes */
+/* MPI_Rsend_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend_init,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Rsend_init__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Rsend_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
@@ -3765,155 +3765,155 @@ LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscan__full,
   )
 )
 
-/* MPI_Scatter: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype, [10] root, [11] comm, [3] result, [12] bytes */
+/* MPI_Scatter: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype, [10] root, [11] comm, [3] result, [12] bytes, [13] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatter,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatter__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scatter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-/* MPI_Iscatter: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype, [10] root, [11] comm, [12] request, [3] result, [13] request_val, [14] bytes */
+/* MPI_Iscatter: [4] sendbuf, [5] sendcount, [6] sendtype, [7] recvbuf, [8] recvcount, [9] recvtype, [10] root, [11] comm, [12] request, [3] result, [13] request_val, [14] bytes, [15] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatter,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatter__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscatter_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
   )
 )
 
-/* MPI_Scatterv: [4] sendbuf, [5] sendcounts, [6] displs, [7] sendtype, [8] recvbuf, [9] recvcount, [10] recvtype, [11] root, [12] comm, [3] result, [13] bytes */
+/* MPI_Scatterv: [4] sendbuf, [5] sendcounts, [6] displs, [7] sendtype, [8] recvbuf, [9] recvcount, [10] recvtype, [11] root, [12] comm, [3] result, [13] bytes, [14] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatterv,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Scatterv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Scatterv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
   )
 )
 
-/* MPI_Iscatterv: [4] sendbuf, [5] sendcounts, [6] displs, [7] sendtype, [8] recvbuf, [9] recvcount, [10] recvtype, [11] root, [12] comm, [13] request, [3] result, [14] request_val, [15] bytes */
+/* MPI_Iscatterv: [4] sendbuf, [5] sendcounts, [6] displs, [7] sendtype, [8] recvbuf, [9] recvcount, [10] recvtype, [11] root, [12] comm, [13] request, [3] result, [14] request_val, [15] bytes, [16] root_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatterv,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Iscatterv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Iscatterv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 16)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
   )
 )
 
-/* MPI_Send_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes */
+/* MPI_Send_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send_init,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send_init__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Send_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-/* MPI_Send: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10] bytes */
+/* MPI_Send: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10] bytes, [11] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Send__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Send_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
-/* MPI_Sendrecv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] dest, [8] sendtag, [9] recvbuf, [10] recvcount, [11] recvtype, [12] source, [13] recvtag, [14] comm, [15] status, [3] result, [16] bytes */
+/* MPI_Sendrecv: [4] sendbuf, [5] sendcount, [6] sendtype, [7] dest, [8] sendtag, [9] recvbuf, [10] recvcount, [11] recvtype, [12] source, [13] recvtag, [14] comm, [15] status, [3] result, [16] bytes, [17] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Sendrecv_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 17)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 18)
     lttng_ust_field_sequence_hex(uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t, tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status), TRACER_MAX_BYTES))
   )
 )
 
-/* MPI_Sendrecv_replace: [4] buf, [5] count, [6] datatype, [7] dest, [8] sendtag, [9] source, [10] recvtag, [11] comm, [12] status, [3] result, [13] bytes */
+/* MPI_Sendrecv_replace: [4] buf, [5] count, [6] datatype, [7] dest, [8] sendtag, [9] source, [10] recvtag, [11] comm, [12] status, [3] result, [13] bytes, [14] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv_replace,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Sendrecv_replace__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Sendrecv_replace_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 15)
     lttng_ust_field_sequence_hex(uint8_t, status_bytes, (const uint8_t *)tracer_args->status, size_t, tracer_clamp((tracer_args->status ? 1 : 0) * sizeof(*tracer_args->status), TRACER_MAX_BYTES))
   )
 )
 
-/* MPI_Ssend_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes */
+/* MPI_Ssend_init: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [10] request, [3] result, [11] request_val, [12] bytes, [13] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend_init,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend_init__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ssend_init_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 13)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 14)
   )
 )
 
-/* MPI_Ssend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10] bytes */
+/* MPI_Ssend: [4] buf, [5] count, [6] datatype, [7] dest, [8] tag, [9] comm, [3] result, [10] bytes, [11] dest_world */
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend,
   LTTNG_UST_TP_ARGS(const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 
 LTTNG_UST_TRACEPOINT_EVENT(lttng_ust_openmpi, MPI_Ssend__full,
   LTTNG_UST_TP_ARGS(const struct openmpi_MPI_Ssend_args *, tracer_args, const uint64_t *, tracer_record),
   LTTNG_UST_TP_FIELDS(
-    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 11)
+    lttng_ust_field_array_hex(uint64_t, record, tracer_record, 12)
   )
 )
 

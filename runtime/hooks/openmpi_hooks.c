@@ -60,3 +60,14 @@ void openmpi_hook_MPI_Test_after(struct openmpi_MPI_Test_args *args) {
   bool done = args->tracer_status == MPI_SUCCESS && args->flag && *args->flag;
   completed_bytes = done ? request_completed(testing) : 0;
 }
+
+/* The peers of messages as world ranks, for the job's matrix (mpi_world_ranks.h). */
+#include "mpi_world_ranks.h"
+
+int64_t openmpi_comm_world_rank(int64_t status, MPI_Comm handle, int64_t rank) {
+  return comm_world_rank(status, handle, rank);
+}
+
+int64_t openmpi_win_world_rank(int64_t status, MPI_Win handle, int64_t rank) {
+  return win_world_rank(status, handle, rank);
+}

@@ -9,7 +9,9 @@
  * With APP_SLOW_RANK=R, every rank makes one more MPI_Barrier, which the others reach
  * 0.3 s after rank R: R waits there, a straggler in MPI time (tracer --ranks).
  * Point-to-point (blocking between pairs, non-blocking in a ring), collectives on the
- * world and on a split communicator, and one-sided puts; any rank count from 1. */
+ * world and on a split communicator, and one-sided puts; messages and puts on a split
+ * communicator, a duplicate and a reversed split of it, whose peers the program turns into
+ * world ranks itself (MPI_Group_translate_ranks); any rank count from 1. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +33,9 @@ static void sent(int peer, unsigned long long moved) {
   }
 }
 
+/* The world rank of rank in comm, as the program knows it (counted like its other calls). */
+static int world_rank(MPI_Comm comm, int rank);
+
 static void count(const char *name, unsigned long long moved) {
   int i = 0;
   while (i < name_count && strcmp(names[i], name) != 0)
@@ -50,6 +55,17 @@ static void count(const char *name, unsigned long long moved) {
       MPI_Abort(MPI_COMM_WORLD, 1);                                                       \
     }                                                                                     \
   } while (0)
+
+static int world_rank(MPI_Comm comm, int rank) {
+  MPI_Group group, world;
+  int translated;
+  CALL(MPI_Comm_group, 0, comm, &group);
+  CALL(MPI_Comm_group, 0, MPI_COMM_WORLD, &world);
+  CALL(MPI_Group_translate_ranks, 0, group, 1, &rank, world, &translated);
+  CALL(MPI_Group_free, 0, &group);
+  CALL(MPI_Group_free, 0, &world);
+  return translated;
+}
 
 static void write_manifest(int rank) {
   const char *base = getenv("APP_MANIFEST");
@@ -132,12 +148,60 @@ int main(int argc, char **argv) {
   CALL(MPI_Reduce, 8 * sizeof(double), local, sums, 8, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
   CALL(MPI_Barrier, 0, MPI_COMM_WORLD);
 
-  /* A split communicator: even and odd ranks. */
+  /* A split communicator: even and odd ranks. Each sends to the next rank of its half
+   * (itself when alone), named by its rank in the half. */
   MPI_Comm half;
   int four[4] = {rank, rank, rank, rank}, four_sum[4];
   CALL(MPI_Comm_split, 0, MPI_COMM_WORLD, rank % 2, rank, &half);
   CALL(MPI_Allreduce, sizeof four, four, four_sum, 4, MPI_INT, MPI_SUM, half);
+  int half_rank, half_size;
+  CALL(MPI_Comm_rank, 0, half, &half_rank);
+  CALL(MPI_Comm_size, 0, half, &half_size);
+  int next = (half_rank + 1) % half_size, previous = (half_rank + half_size - 1) % half_size;
+  long twelve[12], twelve_in[12];
+  for (int i = 0; i < 12; i++)
+    twelve[i] = rank;
+  CALL(MPI_Sendrecv, sizeof twelve, twelve, 12, MPI_LONG, next, 4, twelve_in, 12, MPI_LONG,
+       previous, 4, half, MPI_STATUS_IGNORE);
+  sent(world_rank(half, next), sizeof twelve);
   CALL(MPI_Comm_free, 0, &half);
+
+  /* A duplicate of the world, and a split of it in reverse order (made after the half is
+   * freed, so the library may hand out its handle again): each rank sends to the next
+   * rank of the reversed communicator, its left neighbour in the world, and puts into its
+   * window, and sends to its right neighbour on the duplicate. */
+  MPI_Comm dup, reversed;
+  CALL(MPI_Comm_dup, 0, MPI_COMM_WORLD, &dup);
+  CALL(MPI_Comm_split, 0, dup, 0, size - rank, &reversed);
+  int reversed_rank;
+  CALL(MPI_Comm_rank, 0, reversed, &reversed_rank);
+  short seven[7] = {0}, seven_in[7];
+  MPI_Request reversed_requests[2];
+  CALL(MPI_Irecv, sizeof seven_in, seven_in, 7, MPI_SHORT, (reversed_rank + size - 1) % size, 5,
+       reversed, &reversed_requests[0]);
+  CALL(MPI_Isend, sizeof seven, seven, 7, MPI_SHORT, (reversed_rank + 1) % size, 5, reversed,
+       &reversed_requests[1]);
+  sent(world_rank(reversed, (reversed_rank + 1) % size), sizeof seven);
+  CALL(MPI_Wait, sizeof seven, &reversed_requests[1], MPI_STATUS_IGNORE);
+  CALL(MPI_Wait, sizeof seven_in, &reversed_requests[0], MPI_STATUS_IGNORE);
+  CALL(MPI_Sendrecv, sizeof four, four, 4, MPI_INT, (rank + 1) % size, 6, four_sum, 4, MPI_INT,
+       (rank + size - 1) % size, 6, dup, MPI_STATUS_IGNORE);
+  sent(world_rank(dup, (rank + 1) % size), sizeof four);
+  /* A window over the reversed communicator. Not over the halves: Debian's Open MPI 4.1
+   * fails to make windows over both halves at once (osc_rdma names their shared memory
+   * files alike: /dev/shm/osc_rdma.HOST.JOB.4 for both, seen untraced too). */
+  int reversed_window[6] = {0}, six[6] = {rank, rank, rank, rank, rank, rank};
+  MPI_Win reversed_win;
+  CALL(MPI_Win_create, 0, reversed_window, sizeof reversed_window, sizeof(int), MPI_INFO_NULL,
+       reversed, &reversed_win);
+  CALL(MPI_Win_fence, 0, 0, reversed_win);
+  CALL(MPI_Put, sizeof six, six, 6, MPI_INT, (reversed_rank + 1) % size, 0, 6, MPI_INT,
+       reversed_win);
+  sent(world_rank(reversed, (reversed_rank + 1) % size), sizeof six);
+  CALL(MPI_Win_fence, 0, 0, reversed_win);
+  CALL(MPI_Win_free, 0, &reversed_win);
+  CALL(MPI_Comm_free, 0, &reversed);
+  CALL(MPI_Comm_free, 0, &dup);
 
   /* One-sided: 10 ints put into the right neighbour's window. */
   int window[10] = {0}, mine[10];

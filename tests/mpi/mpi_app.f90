@@ -4,19 +4,20 @@
 program mpi_app
   use mpi
   implicit none
-  integer, parameter :: names = 12
-  character(len=16) :: name(names)
+  integer, parameter :: names = 18
+  character(len=25) :: name(names)
   integer :: calls(names) = 0
   integer :: bytes(names) = 0
   integer :: ierr, rank, nranks, partner, left, right, i
-  integer :: requests(2)
+  integer :: requests(2), reversed, reversed_rank, group, world, next(1), translated(1)
   double precision :: pair(100), local(16), sums(16)
   integer :: ring_out(256), ring_in(256), block(64)
   integer, allocatable :: sent_bytes(:), sent_messages(:)
 
-  name = [character(len=16) :: 'MPI_Init', 'MPI_Comm_rank', 'MPI_Comm_size', 'MPI_Send', &
+  name = [character(len=25) :: 'MPI_Init', 'MPI_Comm_rank', 'MPI_Comm_size', 'MPI_Send', &
           'MPI_Recv', 'MPI_Irecv', 'MPI_Isend', 'MPI_Wait', 'MPI_Bcast', 'MPI_Allreduce', &
-          'MPI_Barrier', 'MPI_Finalize']
+          'MPI_Barrier', 'MPI_Finalize', 'MPI_Comm_split', 'MPI_Sendrecv', 'MPI_Comm_group', &
+          'MPI_Group_translate_ranks', 'MPI_Group_free', 'MPI_Comm_free']
 
   call mpi_init(ierr)
   call counted(1, 0)
@@ -73,6 +74,32 @@ program mpi_app
   call counted(10, 128)
   call mpi_barrier(MPI_COMM_WORLD, ierr)
   call counted(11, 0)
+
+  ! A split of the world in reverse order: 10 doubles to the next rank of it, the left
+  ! neighbour in the world, named by its rank in the split; the program finds its world
+  ! rank itself.
+  call mpi_comm_split(MPI_COMM_WORLD, 0, nranks - rank, reversed, ierr)
+  call counted(13, 0)
+  call mpi_comm_rank(reversed, reversed_rank, ierr)
+  call counted(2, 0)
+  next(1) = mod(reversed_rank + 1, nranks)
+  call mpi_sendrecv(pair, 10, MPI_DOUBLE_PRECISION, next(1), 4, local, 10, &
+                    MPI_DOUBLE_PRECISION, mod(reversed_rank + nranks - 1, nranks), 4, reversed, &
+                    MPI_STATUS_IGNORE, ierr)
+  call counted(14, 80)
+  call mpi_comm_group(reversed, group, ierr)
+  call counted(15, 0)
+  call mpi_comm_group(MPI_COMM_WORLD, world, ierr)
+  call counted(15, 0)
+  call mpi_group_translate_ranks(group, 1, next, world, translated, ierr)
+  call counted(16, 0)
+  call sent(translated(1), 80)
+  call mpi_group_free(group, ierr)
+  call counted(17, 0)
+  call mpi_group_free(world, ierr)
+  call counted(17, 0)
+  call mpi_comm_free(reversed, ierr)
+  call counted(18, 0)
   call mpi_finalize(ierr)
   call counted(12, 0)
   call write_manifest()

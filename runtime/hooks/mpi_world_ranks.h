@@ -1,0 +1,194 @@
+/* mpi_world_ranks: the peers of messages as ranks of MPI_COMM_WORLD (trace.world_rank),
+ * for the job's rank-to-rank matrix. A call names its peer by its rank in the call's
+ * communicator, or in the group of its window; the matrix wants the peer's rank in the
+ * job. Shared by the MPICH and Open MPI hooks, which include it once after their mpi.h;
+ * everything here is static.
+ *
+ * Each communicator's (and window's) map from its ranks to world ranks is computed once,
+ * when a message call first names a peer in it: its group (for an intercommunicator, the
+ * remote group, where its peers are) translated against MPI_COMM_WORLD's group. The map
+ * is kept as an MPI attribute of the communicator (window) rather than in a table of
+ * handles: the library deletes it whenever the communicator is freed, by MPI_Comm_free
+ * from C or Fortran, MPI_Comm_disconnect or a library's own PMPI_Comm_free, so a handle
+ * the library hands out again never finds the map of the one freed before. A group equal
+ * to the world's keeps no table.
+ *
+ * Only PMPI_ entry points are called: the interposer wraps MPI_ names only, so none of
+ * these calls is traced or counted. They are weak references, so that the interposer
+ * still loads (even with LD_BIND_NOW) into a process without the MPI library, where no
+ * message call ever asks. One lock covers the keyvals and the compute-and-keep of a map
+ * (a process of several threads calling MPI at once).
+ */
+#ifndef MPI_WORLD_RANKS_H
+#define MPI_WORLD_RANKS_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#pragma weak PMPI_Comm_create_keyval
+#pragma weak PMPI_Comm_get_attr
+#pragma weak PMPI_Comm_set_attr
+#pragma weak PMPI_Comm_group
+#pragma weak PMPI_Comm_remote_group
+#pragma weak PMPI_Comm_test_inter
+#pragma weak PMPI_Group_compare
+#pragma weak PMPI_Group_free
+#pragma weak PMPI_Group_size
+#pragma weak PMPI_Group_translate_ranks
+#pragma weak PMPI_Win_create_keyval
+#pragma weak PMPI_Win_get_attr
+#pragma weak PMPI_Win_set_attr
+#pragma weak PMPI_Win_get_group
+
+struct rank_map {
+  int size;     /* ranks in the group */
+  int identity; /* the group is MPI_COMM_WORLD's, in its order: no table */
+  int world[];  /* the world rank of each rank (MPI_UNDEFINED: a process outside the
+                   world, one spawned or connected later) */
+};
+
+static int comm_map_keyval = MPI_KEYVAL_INVALID, win_map_keyval = MPI_KEYVAL_INVALID;
+static pthread_mutex_t world_ranks_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The maps are the tracer's own: a duplicate communicator gets none (it computes its
+ * own when asked), as MPI_COMM_NULL_COPY_FN would say, without its symbol. */
+static int comm_map_not_copied(MPI_Comm comm, int keyval, void *extra, void *map, void *copy,
+                               int *copied) {
+  (void)comm;
+  (void)keyval;
+  (void)extra;
+  (void)map;
+  (void)copy;
+  *copied = 0;
+  return MPI_SUCCESS;
+}
+
+static int win_map_not_copied(MPI_Win win, int keyval, void *extra, void *map, void *copy,
+                              int *copied) {
+  (void)win;
+  (void)keyval;
+  (void)extra;
+  (void)map;
+  (void)copy;
+  *copied = 0;
+  return MPI_SUCCESS;
+}
+
+static int comm_map_deleted(MPI_Comm comm, int keyval, void *map, void *extra) {
+  (void)comm;
+  (void)keyval;
+  (void)extra;
+  free(map);
+  return MPI_SUCCESS;
+}
+
+static int win_map_deleted(MPI_Win win, int keyval, void *map, void *extra) {
+  (void)win;
+  (void)keyval;
+  (void)extra;
+  free(map);
+  return MPI_SUCCESS;
+}
+
+/* The map of group's ranks to world ranks (owned by the caller), or NULL. */
+static struct rank_map *rank_map_of(MPI_Group group) {
+  MPI_Group world;
+  int size = 0, same = MPI_UNEQUAL;
+  if (PMPI_Group_size(group, &size) != MPI_SUCCESS || size < 1 ||
+      PMPI_Comm_group(MPI_COMM_WORLD, &world) != MPI_SUCCESS)
+    return NULL;
+  PMPI_Group_compare(group, world, &same);
+  bool identity = same == MPI_IDENT;
+  struct rank_map *map = malloc(sizeof *map + (identity ? 0 : (size_t)size * sizeof(int)));
+  int *ranks = identity ? NULL : malloc((size_t)size * sizeof *ranks);
+  if (map && !identity) {
+    for (int i = 0; ranks && i < size; i++)
+      ranks[i] = i;
+    if (!ranks ||
+        PMPI_Group_translate_ranks(group, size, ranks, world, map->world) != MPI_SUCCESS) {
+      free(map);
+      map = NULL;
+    }
+  }
+  if (map) {
+    map->size = size;
+    map->identity = identity;
+  }
+  free(ranks);
+  PMPI_Group_free(&world);
+  return map;
+}
+
+static int64_t rank_map_world(const struct rank_map *map, int64_t rank) {
+  if (!map || rank >= map->size || map->identity)
+    return rank;
+  return map->world[rank];
+}
+
+/* Does this call name a peer that needs translating? Failed calls, and ranks that name
+ * no process (MPI_PROC_NULL, MPI_ANY_SOURCE, MPI_ROOT: negative), stay as they are. */
+static bool world_rank_wanted(int64_t status, int64_t rank) {
+  return status == MPI_SUCCESS && rank >= 0 && PMPI_Group_translate_ranks;
+}
+
+/* rank in comm, as a rank of MPI_COMM_WORLD; rank itself when it cannot say. */
+static int64_t comm_world_rank(int64_t status, MPI_Comm comm, int64_t rank) {
+  if (!world_rank_wanted(status, rank) || comm == MPI_COMM_WORLD || comm == MPI_COMM_NULL)
+    return rank;
+  pthread_mutex_lock(&world_ranks_lock);
+  struct rank_map *map = NULL;
+  int found = 0;
+  if (comm_map_keyval == MPI_KEYVAL_INVALID)
+    PMPI_Comm_create_keyval(comm_map_not_copied, comm_map_deleted, &comm_map_keyval, NULL);
+  if (comm_map_keyval != MPI_KEYVAL_INVALID &&
+      PMPI_Comm_get_attr(comm, comm_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
+    /* An intercommunicator's peers are ranks of its remote group. */
+    int inter = 0;
+    MPI_Group group;
+    PMPI_Comm_test_inter(comm, &inter);
+    map = NULL;
+    if ((inter ? PMPI_Comm_remote_group(comm, &group) : PMPI_Comm_group(comm, &group)) ==
+        MPI_SUCCESS) {
+      map = rank_map_of(group);
+      PMPI_Group_free(&group);
+    }
+    if (map && PMPI_Comm_set_attr(comm, comm_map_keyval, map) != MPI_SUCCESS) {
+      free(map);
+      map = NULL;
+    }
+  }
+  int64_t world = rank_map_world(map, rank);
+  pthread_mutex_unlock(&world_ranks_lock);
+  return world;
+}
+
+/* target rank in the group of win, as a rank of MPI_COMM_WORLD; rank itself when it
+ * cannot say. */
+static int64_t win_world_rank(int64_t status, MPI_Win win, int64_t rank) {
+  if (!world_rank_wanted(status, rank) || win == MPI_WIN_NULL)
+    return rank;
+  pthread_mutex_lock(&world_ranks_lock);
+  struct rank_map *map = NULL;
+  int found = 0;
+  if (win_map_keyval == MPI_KEYVAL_INVALID)
+    PMPI_Win_create_keyval(win_map_not_copied, win_map_deleted, &win_map_keyval, NULL);
+  if (win_map_keyval != MPI_KEYVAL_INVALID &&
+      PMPI_Win_get_attr(win, win_map_keyval, &map, &found) == MPI_SUCCESS && !found) {
+    MPI_Group group;
+    map = NULL;
+    if (PMPI_Win_get_group(win, &group) == MPI_SUCCESS) {
+      map = rank_map_of(group);
+      PMPI_Group_free(&group);
+    }
+    if (map && PMPI_Win_set_attr(win, win_map_keyval, map) != MPI_SUCCESS) {
+      free(map);
+      map = NULL;
+    }
+  }
+  int64_t world = rank_map_world(map, rank);
+  pthread_mutex_unlock(&world_ranks_lock);
+  return world;
+}
+
+#endif
