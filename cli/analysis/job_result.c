@@ -348,12 +348,7 @@ static int merge_tally(struct job_result *into, const struct tally *from) {
         rc = -1;
         break;
       }
-      if (src->time.calls && (!dst->time.calls || src->min_bytes < dst->min_bytes))
-        dst->min_bytes = src->min_bytes;
-      if (src->max_bytes > dst->max_bytes)
-        dst->max_bytes = src->max_bytes;
-      stat_merge(&dst->time, &src->time);
-      dst->bytes += src->bytes;
+      tally_device_merge(dst, src);
     }
     a->events += b->events;
     /* Hosts by name; processes and threads by count (distinct ranks never share one). */

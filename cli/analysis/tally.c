@@ -415,12 +415,7 @@ static int merge_into(struct tally *into, struct tally *from) {
       struct tally_device *dst = device_row(a, src->name, strlen(src->name), src->kind);
       if (!dst)
         return -1;
-      if (src->time.calls && (dst->time.calls == 0 || src->min_bytes < dst->min_bytes))
-        dst->min_bytes = src->min_bytes;
-      if (src->max_bytes > dst->max_bytes)
-        dst->max_bytes = src->max_bytes;
-      stat_merge(&dst->time, &src->time);
-      dst->bytes += src->bytes;
+      tally_device_merge(dst, src);
     }
     a->events += b->events;
     if (id_set_merge(&a->hosts, &b->hosts) || id_set_merge(&a->processes, &b->processes) ||

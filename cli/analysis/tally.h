@@ -29,6 +29,16 @@ struct tally_device {
   uint64_t bytes, min_bytes, max_bytes;
 };
 
+/* Adds a row of the same kernel or transfer from another tally (a worker's, a rank's). */
+static inline void tally_device_merge(struct tally_device *into, const struct tally_device *from) {
+  if (from->time.calls && (into->time.calls == 0 || from->min_bytes < into->min_bytes))
+    into->min_bytes = from->min_bytes;
+  if (from->max_bytes > into->max_bytes)
+    into->max_bytes = from->max_bytes;
+  tally_stat_merge(&into->time, &from->time);
+  into->bytes += from->bytes;
+}
+
 struct tally_backend {
   const struct tracer_backend_desc *desc;
   struct tally_stat *host;     /* by function index; owned */

@@ -9,15 +9,7 @@
 #include "app_libraries.h"
 #include "elf_needed.h"
 
-static int failures;
-
-#define EXPECT(cond)                                                                      \
-  do {                                                                                    \
-    if (!(cond)) {                                                                        \
-      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                 \
-      failures++;                                                                         \
-    }                                                                                     \
-  } while (0)
+#include "expect.h"
 
 int main(int argc, char **argv) {
   if (argc != 3) {

@@ -6,15 +6,7 @@
 
 #include "rank_env.h"
 
-static int failures;
-
-#define EXPECT(cond)                                                                      \
-  do {                                                                                    \
-    if (!(cond)) {                                                                        \
-      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                 \
-      failures++;                                                                         \
-    }                                                                                     \
-  } while (0)
+#include "expect.h"
 
 static const char *const all[] = {"OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE",
                                   "OMPI_COMM_WORLD_LOCAL_RANK", "PMIX_NAMESPACE",

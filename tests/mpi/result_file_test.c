@@ -10,15 +10,7 @@
 #include "backends.h"
 #include "result_file.h"
 
-static int failures;
-
-#define EXPECT(cond)                                                                      \
-  do {                                                                                    \
-    if (!(cond)) {                                                                        \
-      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond);                 \
-      failures++;                                                                         \
-    }                                                                                     \
-  } while (0)
+#include "expect.h"
 
 static char *slurp(const char *path) {
   FILE *f = fopen(path, "r");
