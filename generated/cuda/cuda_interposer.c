@@ -942,13 +942,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGetErrorString(cuda_cuGetErrorString_fn *tracer_real,
                                              const void *tracer_caller, CUresult error,
                                              const char **pStr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGetErrorString_fn *)tracer_resolve(
         "libcuda.so.1", "cuGetErrorString", (void **)&cuda_real.cuGetErrorString);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(error, pStr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorString) &&
@@ -1017,13 +1020,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGetErrorName(cuda_cuGetErrorName_fn *tracer_real,
                                            const void *tracer_caller, CUresult error,
                                            const char **pStr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGetErrorName_fn *)tracer_resolve(
         "libcuda.so.1", "cuGetErrorName", (void **)&cuda_real.cuGetErrorName);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(error, pStr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetErrorName) &&
@@ -1091,13 +1097,16 @@ CUresult cuGetErrorName(CUresult error, const char **pStr) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuInit(cuda_cuInit_fn *tracer_real, const void *tracer_caller,
                                    unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuInit_fn *)tracer_resolve(
         "libcuda.so.1", "cuInit", (void **)&cuda_real.cuInit);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuInit__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(Flags);
   }
   cuda_depth++;
@@ -1145,13 +1154,16 @@ CUresult cuInit(unsigned int Flags) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuDriverGetVersion(cuda_cuDriverGetVersion_fn *tracer_real,
                                                const void *tracer_caller, int *driverVersion) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDriverGetVersion_fn *)tracer_resolve(
         "libcuda.so.1", "cuDriverGetVersion", (void **)&cuda_real.cuDriverGetVersion);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDriverGetVersion) &&
@@ -1217,13 +1229,16 @@ CUresult cuDriverGetVersion(int *driverVersion) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGet(cuda_cuDeviceGet_fn *tracer_real, const void *tracer_caller,
                                         CUdevice *device, int ordinal) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGet_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGet", (void **)&cuda_real.cuDeviceGet);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, ordinal);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGet) &&
@@ -1291,13 +1306,16 @@ CUresult cuDeviceGet(CUdevice *device, int ordinal) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetCount(cuda_cuDeviceGetCount_fn *tracer_real,
                                              const void *tracer_caller, int *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetCount_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetCount", (void **)&cuda_real.cuDeviceGetCount);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetCount) &&
@@ -1364,13 +1382,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetName(cuda_cuDeviceGetName_fn *tracer_real,
                                             const void *tracer_caller, char *name, int len,
                                             CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetName_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetName", (void **)&cuda_real.cuDeviceGetName);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, len, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetName) &&
@@ -1441,13 +1462,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetUuid_v2(cuda_cuDeviceGetUuid_v2_fn *tracer_real,
                                                const void *tracer_caller, CUuuid *uuid,
                                                CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetUuid_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetUuid_v2", (void **)&cuda_real.cuDeviceGetUuid_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(uuid, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetUuid_v2) &&
@@ -1515,13 +1539,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetLuid(cuda_cuDeviceGetLuid_fn *tracer_real,
                                             const void *tracer_caller, char *luid,
                                             unsigned int *deviceNodeMask, CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetLuid_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetLuid", (void **)&cuda_real.cuDeviceGetLuid);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(luid, deviceNodeMask, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetLuid) &&
@@ -1595,13 +1622,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceTotalMem_v2(cuda_cuDeviceTotalMem_v2_fn *tracer_real,
                                                 const void *tracer_caller, size_t *bytes,
                                                 CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceTotalMem_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceTotalMem_v2", (void **)&cuda_real.cuDeviceTotalMem_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(bytes, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceTotalMem_v2) &&
@@ -1673,13 +1703,16 @@ static CUresult cuda_traced_cuDeviceGetTexture1DLinearMaxWidth(cuda_cuDeviceGetT
                                                                CUarray_format format,
                                                                unsigned int numChannels,
                                                                CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetTexture1DLinearMaxWidth_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetTexture1DLinearMaxWidth", (void **)&cuda_real.cuDeviceGetTexture1DLinearMaxWidth);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(maxWidthInElements, format, numChannels, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetTexture1DLinearMaxWidth) &&
@@ -1756,13 +1789,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetAttribute(cuda_cuDeviceGetAttribute_fn *tracer_real,
                                                  const void *tracer_caller, int *pi,
                                                  CUdevice_attribute attrib, CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetAttribute", (void **)&cuda_real.cuDeviceGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetAttribute) &&
@@ -1835,13 +1871,16 @@ static CUresult cuda_traced_cuDeviceGetHostAtomicCapabilities(cuda_cuDeviceGetHo
                                                               unsigned int *capabilities,
                                                               const CUatomicOperation *operations,
                                                               unsigned int count, CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetHostAtomicCapabilities_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetHostAtomicCapabilities", (void **)&cuda_real.cuDeviceGetHostAtomicCapabilities);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetHostAtomicCapabilities) &&
@@ -1919,13 +1958,16 @@ static CUresult cuda_traced_cuDeviceGetNvSciSyncAttributes(cuda_cuDeviceGetNvSci
                                                            const void *tracer_caller,
                                                            void *nvSciSyncAttrList, CUdevice dev,
                                                            int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetNvSciSyncAttributes_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetNvSciSyncAttributes", (void **)&cuda_real.cuDeviceGetNvSciSyncAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(nvSciSyncAttrList, dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetNvSciSyncAttributes) &&
@@ -1997,13 +2039,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceSetMemPool(cuda_cuDeviceSetMemPool_fn *tracer_real,
                                                const void *tracer_caller, CUdevice dev,
                                                CUmemoryPool pool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceSetMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceSetMemPool", (void **)&cuda_real.cuDeviceSetMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetMemPool) &&
@@ -2071,13 +2116,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetMemPool(cuda_cuDeviceGetMemPool_fn *tracer_real,
                                                const void *tracer_caller, CUmemoryPool *pool,
                                                CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetMemPool", (void **)&cuda_real.cuDeviceGetMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetMemPool) &&
@@ -2146,13 +2194,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetDefaultMemPool(cuda_cuDeviceGetDefaultMemPool_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       CUmemoryPool *pool_out, CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetDefaultMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetDefaultMemPool", (void **)&cuda_real.cuDeviceGetDefaultMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool_out, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDefaultMemPool) &&
@@ -2222,13 +2273,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetExecAffinitySupport(cuda_cuDeviceGetExecAffinitySupport_fn *tracer_real,
                                                            const void *tracer_caller, int *pi,
                                                            CUexecAffinityType type, CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetExecAffinitySupport_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetExecAffinitySupport", (void **)&cuda_real.cuDeviceGetExecAffinitySupport);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pi, type, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetExecAffinitySupport) &&
@@ -2301,13 +2355,16 @@ static CUresult cuda_traced_cuFlushGPUDirectRDMAWrites(cuda_cuFlushGPUDirectRDMA
                                                        const void *tracer_caller,
                                                        CUflushGPUDirectRDMAWritesTarget target,
                                                        CUflushGPUDirectRDMAWritesScope scope) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFlushGPUDirectRDMAWrites_fn *)tracer_resolve(
         "libcuda.so.1", "cuFlushGPUDirectRDMAWrites", (void **)&cuda_real.cuFlushGPUDirectRDMAWrites);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(target, scope);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFlushGPUDirectRDMAWrites) &&
@@ -2377,13 +2434,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetProperties(cuda_cuDeviceGetProperties_fn *tracer_real,
                                                   const void *tracer_caller, CUdevprop *prop,
                                                   CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetProperties_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetProperties", (void **)&cuda_real.cuDeviceGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetProperties) &&
@@ -2451,13 +2511,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceComputeCapability(cuda_cuDeviceComputeCapability_fn *tracer_real,
                                                       const void *tracer_caller, int *major,
                                                       int *minor, CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceComputeCapability_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceComputeCapability", (void **)&cuda_real.cuDeviceComputeCapability);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(major, minor, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceComputeCapability) &&
@@ -2530,13 +2593,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDevicePrimaryCtxRetain(cuda_cuDevicePrimaryCtxRetain_fn *tracer_real,
                                                      const void *tracer_caller, CUcontext *pctx,
                                                      CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDevicePrimaryCtxRetain_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevicePrimaryCtxRetain", (void **)&cuda_real.cuDevicePrimaryCtxRetain);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRetain) &&
@@ -2604,13 +2670,16 @@ CUresult cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuDevicePrimaryCtxRelease_v2(cuda_cuDevicePrimaryCtxRelease_v2_fn *tracer_real,
                                                          const void *tracer_caller, CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDevicePrimaryCtxRelease_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevicePrimaryCtxRelease_v2", (void **)&cuda_real.cuDevicePrimaryCtxRelease_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxRelease_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   cuda_depth++;
@@ -2659,13 +2728,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDevicePrimaryCtxSetFlags_v2(cuda_cuDevicePrimaryCtxSetFlags_v2_fn *tracer_real,
                                                           const void *tracer_caller, CUdevice dev,
                                                           unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDevicePrimaryCtxSetFlags_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevicePrimaryCtxSetFlags_v2", (void **)&cuda_real.cuDevicePrimaryCtxSetFlags_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxSetFlags_v2) &&
@@ -2734,13 +2806,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDevicePrimaryCtxGetState(cuda_cuDevicePrimaryCtxGetState_fn *tracer_real,
                                                        const void *tracer_caller, CUdevice dev,
                                                        unsigned int *flags, int *active) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDevicePrimaryCtxGetState_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevicePrimaryCtxGetState", (void **)&cuda_real.cuDevicePrimaryCtxGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxGetState__full)) {
@@ -2827,13 +2902,16 @@ CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int *flags, int *acti
 __attribute__((noinline))
 static CUresult cuda_traced_cuDevicePrimaryCtxReset_v2(cuda_cuDevicePrimaryCtxReset_v2_fn *tracer_real,
                                                        const void *tracer_caller, CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDevicePrimaryCtxReset_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevicePrimaryCtxReset_v2", (void **)&cuda_real.cuDevicePrimaryCtxReset_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevicePrimaryCtxReset_v2) &&
@@ -2900,13 +2978,16 @@ static CUresult cuda_traced_cuCtxCreate_v4(cuda_cuCtxCreate_v4_fn *tracer_real,
                                            const void *tracer_caller, CUcontext *pctx,
                                            CUctxCreateParams *ctxCreateParams, unsigned int flags,
                                            CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxCreate_v4_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxCreate_v4", (void **)&cuda_real.cuCtxCreate_v4);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx, ctxCreateParams, flags, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxCreate_v4) &&
@@ -2981,13 +3062,16 @@ CUresult cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *ctxCreateParams, uns
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxDestroy_v2(cuda_cuCtxDestroy_v2_fn *tracer_real,
                                             const void *tracer_caller, CUcontext ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxDestroy_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxDestroy_v2", (void **)&cuda_real.cuCtxDestroy_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDestroy_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   cuda_depth++;
@@ -3035,13 +3119,16 @@ CUresult cuCtxDestroy_v2(CUcontext ctx) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxPushCurrent_v2(cuda_cuCtxPushCurrent_v2_fn *tracer_real,
                                                 const void *tracer_caller, CUcontext ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxPushCurrent_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxPushCurrent_v2", (void **)&cuda_real.cuCtxPushCurrent_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPushCurrent_v2) &&
@@ -3106,13 +3193,16 @@ CUresult cuCtxPushCurrent_v2(CUcontext ctx) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxPopCurrent_v2(cuda_cuCtxPopCurrent_v2_fn *tracer_real,
                                                const void *tracer_caller, CUcontext *pctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxPopCurrent_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxPopCurrent_v2", (void **)&cuda_real.cuCtxPopCurrent_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxPopCurrent_v2) &&
@@ -3178,13 +3268,16 @@ CUresult cuCtxPopCurrent_v2(CUcontext *pctx) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxSetCurrent(cuda_cuCtxSetCurrent_fn *tracer_real,
                                             const void *tracer_caller, CUcontext ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxSetCurrent_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSetCurrent", (void **)&cuda_real.cuCtxSetCurrent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCurrent) &&
@@ -3249,13 +3342,16 @@ CUresult cuCtxSetCurrent(CUcontext ctx) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxGetCurrent(cuda_cuCtxGetCurrent_fn *tracer_real,
                                             const void *tracer_caller, CUcontext *pctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetCurrent_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetCurrent", (void **)&cuda_real.cuCtxGetCurrent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx);
   }
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCurrent__full)) {
@@ -3336,13 +3432,16 @@ CUresult cuCtxGetCurrent(CUcontext *pctx) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxGetDevice(cuda_cuCtxGetDevice_fn *tracer_real,
                                            const void *tracer_caller, CUdevice *device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetDevice_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetDevice", (void **)&cuda_real.cuCtxGetDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice__full)) {
@@ -3424,13 +3523,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCtxGetDevice_v2(cuda_cuCtxGetDevice_v2_fn *tracer_real,
                                               const void *tracer_caller, CUdevice *device,
                                               CUcontext ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetDevice_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetDevice_v2", (void **)&cuda_real.cuCtxGetDevice_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, ctx);
   }
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevice_v2__full)) {
@@ -3513,13 +3615,16 @@ CUresult cuCtxGetDevice_v2(CUdevice *device, CUcontext ctx) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxGetFlags(cuda_cuCtxGetFlags_fn *tracer_real,
                                           const void *tracer_caller, unsigned int *flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetFlags", (void **)&cuda_real.cuCtxGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetFlags) &&
@@ -3585,13 +3690,16 @@ CUresult cuCtxGetFlags(unsigned int *flags) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxSetFlags(cuda_cuCtxSetFlags_fn *tracer_real,
                                           const void *tracer_caller, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxSetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSetFlags", (void **)&cuda_real.cuCtxSetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetFlags) &&
@@ -3656,13 +3764,16 @@ CUresult cuCtxSetFlags(unsigned int flags) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxGetId(cuda_cuCtxGetId_fn *tracer_real, const void *tracer_caller,
                                        CUcontext ctx, unsigned long long *ctxId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetId_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetId", (void **)&cuda_real.cuCtxGetId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx, ctxId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetId) &&
@@ -3730,13 +3841,16 @@ CUresult cuCtxGetId(CUcontext ctx, unsigned long long *ctxId) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxSynchronize(cuda_cuCtxSynchronize_fn *tracer_real,
                                              const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxSynchronize_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSynchronize", (void **)&cuda_real.cuCtxSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   cuda_depth++;
@@ -3782,13 +3896,16 @@ CUresult cuCtxSynchronize(void) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxSynchronize_v2(cuda_cuCtxSynchronize_v2_fn *tracer_real,
                                                 const void *tracer_caller, CUcontext ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxSynchronize_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSynchronize_v2", (void **)&cuda_real.cuCtxSynchronize_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSynchronize_v2) &&
@@ -3853,13 +3970,16 @@ CUresult cuCtxSynchronize_v2(CUcontext ctx) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxSetLimit(cuda_cuCtxSetLimit_fn *tracer_real,
                                           const void *tracer_caller, CUlimit limit, size_t value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxSetLimit_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSetLimit", (void **)&cuda_real.cuCtxSetLimit);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(limit, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetLimit) &&
@@ -3926,13 +4046,16 @@ CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxGetLimit(cuda_cuCtxGetLimit_fn *tracer_real,
                                           const void *tracer_caller, size_t *pvalue, CUlimit limit) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetLimit_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetLimit", (void **)&cuda_real.cuCtxGetLimit);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pvalue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetLimit) &&
@@ -4000,13 +4123,16 @@ CUresult cuCtxGetLimit(size_t *pvalue, CUlimit limit) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxGetCacheConfig(cuda_cuCtxGetCacheConfig_fn *tracer_real,
                                                 const void *tracer_caller, CUfunc_cache *pconfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetCacheConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetCacheConfig", (void **)&cuda_real.cuCtxGetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pconfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetCacheConfig) &&
@@ -4072,13 +4198,16 @@ CUresult cuCtxGetCacheConfig(CUfunc_cache *pconfig) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxSetCacheConfig(cuda_cuCtxSetCacheConfig_fn *tracer_real,
                                                 const void *tracer_caller, CUfunc_cache config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxSetCacheConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSetCacheConfig", (void **)&cuda_real.cuCtxSetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetCacheConfig) &&
@@ -4144,13 +4273,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCtxGetApiVersion(cuda_cuCtxGetApiVersion_fn *tracer_real,
                                                const void *tracer_caller, CUcontext ctx,
                                                unsigned int *version) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetApiVersion_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetApiVersion", (void **)&cuda_real.cuCtxGetApiVersion);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx, version);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetApiVersion) &&
@@ -4219,13 +4351,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCtxGetStreamPriorityRange(cuda_cuCtxGetStreamPriorityRange_fn *tracer_real,
                                                         const void *tracer_caller,
                                                         int *leastPriority, int *greatestPriority) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetStreamPriorityRange_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetStreamPriorityRange", (void **)&cuda_real.cuCtxGetStreamPriorityRange);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetStreamPriorityRange) &&
@@ -4295,13 +4430,16 @@ CUresult cuCtxGetStreamPriorityRange(int *leastPriority, int *greatestPriority) 
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxResetPersistingL2Cache(cuda_cuCtxResetPersistingL2Cache_fn *tracer_real,
                                                         const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxResetPersistingL2Cache_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxResetPersistingL2Cache", (void **)&cuda_real.cuCtxResetPersistingL2Cache);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxResetPersistingL2Cache) &&
@@ -4366,13 +4504,16 @@ static CUresult cuda_traced_cuCtxGetExecAffinity(cuda_cuCtxGetExecAffinity_fn *t
                                                  const void *tracer_caller,
                                                  CUexecAffinityParam *pExecAffinity,
                                                  CUexecAffinityType type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetExecAffinity_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetExecAffinity", (void **)&cuda_real.cuCtxGetExecAffinity);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pExecAffinity, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetExecAffinity) &&
@@ -4441,13 +4582,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCtxRecordEvent(cuda_cuCtxRecordEvent_fn *tracer_real,
                                              const void *tracer_caller, CUcontext hCtx,
                                              CUevent hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxRecordEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxRecordEvent", (void **)&cuda_real.cuCtxRecordEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxRecordEvent) &&
@@ -4515,13 +4659,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCtxWaitEvent(cuda_cuCtxWaitEvent_fn *tracer_real,
                                            const void *tracer_caller, CUcontext hCtx,
                                            CUevent hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxWaitEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxWaitEvent", (void **)&cuda_real.cuCtxWaitEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxWaitEvent) &&
@@ -4588,13 +4735,16 @@ CUresult cuCtxWaitEvent(CUcontext hCtx, CUevent hEvent) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxAttach(cuda_cuCtxAttach_fn *tracer_real, const void *tracer_caller,
                                         CUcontext *pctx, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxAttach_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxAttach", (void **)&cuda_real.cuCtxAttach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxAttach) &&
@@ -4662,13 +4812,16 @@ CUresult cuCtxAttach(CUcontext *pctx, unsigned int flags) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxDetach(cuda_cuCtxDetach_fn *tracer_real, const void *tracer_caller,
                                         CUcontext ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxDetach_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxDetach", (void **)&cuda_real.cuCtxDetach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDetach) &&
@@ -4734,13 +4887,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCtxGetSharedMemConfig(cuda_cuCtxGetSharedMemConfig_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     CUsharedconfig *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetSharedMemConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetSharedMemConfig", (void **)&cuda_real.cuCtxGetSharedMemConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetSharedMemConfig) &&
@@ -4807,13 +4963,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCtxSetSharedMemConfig(cuda_cuCtxSetSharedMemConfig_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     CUsharedconfig config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxSetSharedMemConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxSetSharedMemConfig", (void **)&cuda_real.cuCtxSetSharedMemConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxSetSharedMemConfig) &&
@@ -4879,13 +5038,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuModuleLoad(cuda_cuModuleLoad_fn *tracer_real,
                                          const void *tracer_caller, CUmodule *module,
                                          const char *fname) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleLoad_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleLoad", (void **)&cuda_real.cuModuleLoad);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, fname);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoad) &&
@@ -4954,13 +5116,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuModuleLoadData(cuda_cuModuleLoadData_fn *tracer_real,
                                              const void *tracer_caller, CUmodule *module,
                                              const void *image) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleLoadData_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleLoadData", (void **)&cuda_real.cuModuleLoadData);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, image);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadData) &&
@@ -5030,13 +5195,16 @@ static CUresult cuda_traced_cuModuleLoadDataEx(cuda_cuModuleLoadDataEx_fn *trace
                                                const void *tracer_caller, CUmodule *module,
                                                const void *image, unsigned int numOptions,
                                                CUjit_option *options, void **optionValues) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleLoadDataEx_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleLoadDataEx", (void **)&cuda_real.cuModuleLoadDataEx);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadDataEx) &&
@@ -5117,13 +5285,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuModuleLoadFatBinary(cuda_cuModuleLoadFatBinary_fn *tracer_real,
                                                   const void *tracer_caller, CUmodule *module,
                                                   const void *fatCubin) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleLoadFatBinary_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleLoadFatBinary", (void **)&cuda_real.cuModuleLoadFatBinary);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, fatCubin);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleLoadFatBinary) &&
@@ -5192,13 +5363,16 @@ CUresult cuModuleLoadFatBinary(CUmodule *module, const void *fatCubin) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuModuleUnload(cuda_cuModuleUnload_fn *tracer_real,
                                            const void *tracer_caller, CUmodule hmod) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleUnload_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleUnload", (void **)&cuda_real.cuModuleUnload);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleUnload__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hmod);
   }
   cuda_depth++;
@@ -5247,13 +5421,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuModuleGetLoadingMode(cuda_cuModuleGetLoadingMode_fn *tracer_real,
                                                    const void *tracer_caller,
                                                    CUmoduleLoadingMode *mode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleGetLoadingMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetLoadingMode", (void **)&cuda_real.cuModuleGetLoadingMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetLoadingMode) &&
@@ -5320,13 +5497,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuModuleGetFunction(cuda_cuModuleGetFunction_fn *tracer_real,
                                                 const void *tracer_caller, CUfunction *hfunc,
                                                 CUmodule hmod, const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleGetFunction_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetFunction", (void **)&cuda_real.cuModuleGetFunction);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunction) &&
@@ -5398,13 +5578,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuModuleGetFunctionCount(cuda_cuModuleGetFunctionCount_fn *tracer_real,
                                                      const void *tracer_caller, unsigned int *count,
                                                      CUmodule mod) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleGetFunctionCount_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetFunctionCount", (void **)&cuda_real.cuModuleGetFunctionCount);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, mod);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetFunctionCount) &&
@@ -5474,13 +5657,16 @@ static CUresult cuda_traced_cuModuleEnumerateFunctions(cuda_cuModuleEnumerateFun
                                                        const void *tracer_caller,
                                                        CUfunction *functions,
                                                        unsigned int numFunctions, CUmodule mod) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleEnumerateFunctions_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleEnumerateFunctions", (void **)&cuda_real.cuModuleEnumerateFunctions);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(functions, numFunctions, mod);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleEnumerateFunctions) &&
@@ -5553,13 +5739,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuModuleGetGlobal_v2(cuda_cuModuleGetGlobal_v2_fn *tracer_real,
                                                  const void *tracer_caller, CUdeviceptr *dptr,
                                                  size_t *bytes, CUmodule hmod, const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleGetGlobal_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetGlobal_v2", (void **)&cuda_real.cuModuleGetGlobal_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetGlobal_v2) &&
@@ -5636,13 +5825,16 @@ static CUresult cuda_traced_cuLinkCreate_v2(cuda_cuLinkCreate_v2_fn *tracer_real
                                             const void *tracer_caller, unsigned int numOptions,
                                             CUjit_option *options, void **optionValues,
                                             CUlinkState *stateOut) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLinkCreate_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuLinkCreate_v2", (void **)&cuda_real.cuLinkCreate_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numOptions, options, optionValues, stateOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkCreate_v2) &&
@@ -5722,13 +5914,16 @@ static CUresult cuda_traced_cuLinkAddData_v2(cuda_cuLinkAddData_v2_fn *tracer_re
                                              CUjitInputType type, void *data, size_t size,
                                              const char *name, unsigned int numOptions,
                                              CUjit_option *options, void **optionValues) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLinkAddData_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuLinkAddData_v2", (void **)&cuda_real.cuLinkAddData_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(state, type, data, size, name, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddData_v2) &&
@@ -5818,13 +6013,16 @@ static CUresult cuda_traced_cuLinkAddFile_v2(cuda_cuLinkAddFile_v2_fn *tracer_re
                                              CUjitInputType type, const char *path,
                                              unsigned int numOptions, CUjit_option *options,
                                              void **optionValues) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLinkAddFile_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuLinkAddFile_v2", (void **)&cuda_real.cuLinkAddFile_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(state, type, path, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkAddFile_v2) &&
@@ -5906,13 +6104,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLinkComplete(cuda_cuLinkComplete_fn *tracer_real,
                                            const void *tracer_caller, CUlinkState state,
                                            void **cubinOut, size_t *sizeOut) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLinkComplete_fn *)tracer_resolve(
         "libcuda.so.1", "cuLinkComplete", (void **)&cuda_real.cuLinkComplete);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(state, cubinOut, sizeOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkComplete) &&
@@ -5985,13 +6186,16 @@ CUresult cuLinkComplete(CUlinkState state, void **cubinOut, size_t *sizeOut) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuLinkDestroy(cuda_cuLinkDestroy_fn *tracer_real,
                                           const void *tracer_caller, CUlinkState state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLinkDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuLinkDestroy", (void **)&cuda_real.cuLinkDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLinkDestroy) &&
@@ -6057,13 +6261,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuModuleGetTexRef(cuda_cuModuleGetTexRef_fn *tracer_real,
                                               const void *tracer_caller, CUtexref *pTexRef,
                                               CUmodule hmod, const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleGetTexRef_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetTexRef", (void **)&cuda_real.cuModuleGetTexRef);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetTexRef) &&
@@ -6135,13 +6342,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuModuleGetSurfRef(cuda_cuModuleGetSurfRef_fn *tracer_real,
                                                const void *tracer_caller, CUsurfref *pSurfRef,
                                                CUmodule hmod, const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuModuleGetSurfRef_fn *)tracer_resolve(
         "libcuda.so.1", "cuModuleGetSurfRef", (void **)&cuda_real.cuModuleGetSurfRef);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pSurfRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuModuleGetSurfRef) &&
@@ -6217,13 +6427,16 @@ static CUresult cuda_traced_cuLibraryLoadData(cuda_cuLibraryLoadData_fn *tracer_
                                               CUlibraryOption *libraryOptions,
                                               void **libraryOptionValues,
                                               unsigned int numLibraryOptions) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLibraryLoadData_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryLoadData", (void **)&cuda_real.cuLibraryLoadData);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadData__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                        libraryOptionValues, numLibraryOptions);
   }
@@ -6325,13 +6538,16 @@ static CUresult cuda_traced_cuLibraryLoadFromFile(cuda_cuLibraryLoadFromFile_fn 
                                                   CUlibraryOption *libraryOptions,
                                                   void **libraryOptionValues,
                                                   unsigned int numLibraryOptions) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLibraryLoadFromFile_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryLoadFromFile", (void **)&cuda_real.cuLibraryLoadFromFile);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryLoadFromFile__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                        libraryOptions, libraryOptionValues, numLibraryOptions);
   }
@@ -6427,13 +6643,16 @@ CUresult cuLibraryLoadFromFile(CUlibrary *library, const char *fileName, CUjit_o
 __attribute__((noinline))
 static CUresult cuda_traced_cuLibraryUnload(cuda_cuLibraryUnload_fn *tracer_real,
                                             const void *tracer_caller, CUlibrary library) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLibraryUnload_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryUnload", (void **)&cuda_real.cuLibraryUnload);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryUnload__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(library);
   }
   cuda_depth++;
@@ -6482,13 +6701,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLibraryGetKernel(cuda_cuLibraryGetKernel_fn *tracer_real,
                                                const void *tracer_caller, CUkernel *pKernel,
                                                CUlibrary library, const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLibraryGetKernel_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetKernel", (void **)&cuda_real.cuLibraryGetKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pKernel, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernel) &&
@@ -6561,13 +6783,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLibraryGetKernelCount(cuda_cuLibraryGetKernelCount_fn *tracer_real,
                                                     const void *tracer_caller, unsigned int *count,
                                                     CUlibrary lib) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLibraryGetKernelCount_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetKernelCount", (void **)&cuda_real.cuLibraryGetKernelCount);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetKernelCount) &&
@@ -6636,13 +6861,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLibraryEnumerateKernels(cuda_cuLibraryEnumerateKernels_fn *tracer_real,
                                                       const void *tracer_caller, CUkernel *kernels,
                                                       unsigned int numKernels, CUlibrary lib) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLibraryEnumerateKernels_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryEnumerateKernels", (void **)&cuda_real.cuLibraryEnumerateKernels);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernels, numKernels, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryEnumerateKernels) &&
@@ -6715,13 +6943,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLibraryGetModule(cuda_cuLibraryGetModule_fn *tracer_real,
                                                const void *tracer_caller, CUmodule *pMod,
                                                CUlibrary library) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLibraryGetModule_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetModule", (void **)&cuda_real.cuLibraryGetModule);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pMod, library);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetModule) &&
@@ -6790,13 +7021,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuKernelGetFunction(cuda_cuKernelGetFunction_fn *tracer_real,
                                                 const void *tracer_caller, CUfunction *pFunc,
                                                 CUkernel kernel) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuKernelGetFunction_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelGetFunction", (void **)&cuda_real.cuKernelGetFunction);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFunc, kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetFunction) &&
@@ -6865,13 +7099,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuKernelGetLibrary(cuda_cuKernelGetLibrary_fn *tracer_real,
                                                const void *tracer_caller, CUlibrary *pLib,
                                                CUkernel kernel) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuKernelGetLibrary_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelGetLibrary", (void **)&cuda_real.cuKernelGetLibrary);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pLib, kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetLibrary) &&
@@ -6940,13 +7177,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLibraryGetGlobal(cuda_cuLibraryGetGlobal_fn *tracer_real,
                                                const void *tracer_caller, CUdeviceptr *dptr,
                                                size_t *bytes, CUlibrary library, const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLibraryGetGlobal_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetGlobal", (void **)&cuda_real.cuLibraryGetGlobal);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetGlobal) &&
@@ -7022,13 +7262,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLibraryGetManaged(cuda_cuLibraryGetManaged_fn *tracer_real,
                                                 const void *tracer_caller, CUdeviceptr *dptr,
                                                 size_t *bytes, CUlibrary library, const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLibraryGetManaged_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetManaged", (void **)&cuda_real.cuLibraryGetManaged);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetManaged) &&
@@ -7104,13 +7347,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLibraryGetUnifiedFunction(cuda_cuLibraryGetUnifiedFunction_fn *tracer_real,
                                                         const void *tracer_caller, void **fptr,
                                                         CUlibrary library, const char *symbol) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLibraryGetUnifiedFunction_fn *)tracer_resolve(
         "libcuda.so.1", "cuLibraryGetUnifiedFunction", (void **)&cuda_real.cuLibraryGetUnifiedFunction);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fptr, library, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLibraryGetUnifiedFunction) &&
@@ -7183,13 +7429,16 @@ static CUresult cuda_traced_cuKernelGetAttribute(cuda_cuKernelGetAttribute_fn *t
                                                  const void *tracer_caller, int *pi,
                                                  CUfunction_attribute attrib, CUkernel kernel,
                                                  CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuKernelGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelGetAttribute", (void **)&cuda_real.cuKernelGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, kernel, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetAttribute) &&
@@ -7265,13 +7514,16 @@ static CUresult cuda_traced_cuKernelSetAttribute(cuda_cuKernelSetAttribute_fn *t
                                                  const void *tracer_caller,
                                                  CUfunction_attribute attrib, int val,
                                                  CUkernel kernel, CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuKernelSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelSetAttribute", (void **)&cuda_real.cuKernelSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attrib, val, kernel, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetAttribute) &&
@@ -7345,13 +7597,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuKernelSetCacheConfig(cuda_cuKernelSetCacheConfig_fn *tracer_real,
                                                    const void *tracer_caller, CUkernel kernel,
                                                    CUfunc_cache config, CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuKernelSetCacheConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelSetCacheConfig", (void **)&cuda_real.cuKernelSetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, config, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelSetCacheConfig) &&
@@ -7422,13 +7677,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuKernelGetName(cuda_cuKernelGetName_fn *tracer_real,
                                             const void *tracer_caller, const char **name,
                                             CUkernel hfunc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuKernelGetName_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelGetName", (void **)&cuda_real.cuKernelGetName);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetName) &&
@@ -7498,13 +7756,16 @@ static CUresult cuda_traced_cuKernelGetParamInfo(cuda_cuKernelGetParamInfo_fn *t
                                                  const void *tracer_caller, CUkernel kernel,
                                                  size_t paramIndex, size_t *paramOffset,
                                                  size_t *paramSize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuKernelGetParamInfo_fn *)tracer_resolve(
         "libcuda.so.1", "cuKernelGetParamInfo", (void **)&cuda_real.cuKernelGetParamInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuKernelGetParamInfo) &&
@@ -7580,13 +7841,16 @@ CUresult cuKernelGetParamInfo(CUkernel kernel, size_t paramIndex, size_t *paramO
 __attribute__((noinline))
 static CUresult cuda_traced_cuMemGetInfo_v2(cuda_cuMemGetInfo_v2_fn *tracer_real,
                                             const void *tracer_caller, size_t *free, size_t *total) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemGetInfo_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetInfo_v2", (void **)&cuda_real.cuMemGetInfo_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetInfo_v2) &&
@@ -7656,13 +7920,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemAlloc_v2(cuda_cuMemAlloc_v2_fn *tracer_real,
                                           const void *tracer_caller, CUdeviceptr *dptr,
                                           size_t bytesize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemAlloc_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAlloc_v2", (void **)&cuda_real.cuMemAlloc_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAlloc_v2) &&
@@ -7732,13 +7999,16 @@ static CUresult cuda_traced_cuMemAllocPitch_v2(cuda_cuMemAllocPitch_v2_fn *trace
                                                const void *tracer_caller, CUdeviceptr *dptr,
                                                size_t *pPitch, size_t WidthInBytes, size_t Height,
                                                unsigned int ElementSizeBytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemAllocPitch_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAllocPitch_v2", (void **)&cuda_real.cuMemAllocPitch_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, pPitch, WidthInBytes, Height, ElementSizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocPitch_v2) &&
@@ -7817,13 +8087,16 @@ CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pPitch, size_t WidthInByt
 __attribute__((noinline))
 static CUresult cuda_traced_cuMemFree_v2(cuda_cuMemFree_v2_fn *tracer_real,
                                          const void *tracer_caller, CUdeviceptr dptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemFree_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemFree_v2", (void **)&cuda_real.cuMemFree_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFree_v2) &&
@@ -7889,13 +8162,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemGetAddressRange_v2(cuda_cuMemGetAddressRange_v2_fn *tracer_real,
                                                     const void *tracer_caller, CUdeviceptr *pbase,
                                                     size_t *psize, CUdeviceptr dptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemGetAddressRange_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetAddressRange_v2", (void **)&cuda_real.cuMemGetAddressRange_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pbase, psize, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAddressRange_v2) &&
@@ -7967,13 +8243,16 @@ CUresult cuMemGetAddressRange_v2(CUdeviceptr *pbase, size_t *psize, CUdeviceptr 
 __attribute__((noinline))
 static CUresult cuda_traced_cuMemAllocHost_v2(cuda_cuMemAllocHost_v2_fn *tracer_real,
                                               const void *tracer_caller, void **pp, size_t bytesize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemAllocHost_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAllocHost_v2", (void **)&cuda_real.cuMemAllocHost_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pp, bytesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocHost_v2) &&
@@ -8041,13 +8320,16 @@ CUresult cuMemAllocHost_v2(void **pp, size_t bytesize) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuMemFreeHost(cuda_cuMemFreeHost_fn *tracer_real,
                                           const void *tracer_caller, void *p) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemFreeHost_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemFreeHost", (void **)&cuda_real.cuMemFreeHost);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeHost) &&
@@ -8113,13 +8395,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemHostAlloc(cuda_cuMemHostAlloc_fn *tracer_real,
                                            const void *tracer_caller, void **pp, size_t bytesize,
                                            unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemHostAlloc_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemHostAlloc", (void **)&cuda_real.cuMemHostAlloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pp, bytesize, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostAlloc) &&
@@ -8191,13 +8476,16 @@ static CUresult cuda_traced_cuMemHostGetDevicePointer_v2(cuda_cuMemHostGetDevice
                                                          const void *tracer_caller,
                                                          CUdeviceptr *pdptr, void *p,
                                                          unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemHostGetDevicePointer_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemHostGetDevicePointer_v2", (void **)&cuda_real.cuMemHostGetDevicePointer_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pdptr, p, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetDevicePointer_v2) &&
@@ -8269,13 +8557,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemHostGetFlags(cuda_cuMemHostGetFlags_fn *tracer_real,
                                               const void *tracer_caller, unsigned int *pFlags,
                                               void *p) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemHostGetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemHostGetFlags", (void **)&cuda_real.cuMemHostGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFlags, p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostGetFlags) &&
@@ -8344,13 +8635,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemAllocManaged(cuda_cuMemAllocManaged_fn *tracer_real,
                                               const void *tracer_caller, CUdeviceptr *dptr,
                                               size_t bytesize, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemAllocManaged_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAllocManaged", (void **)&cuda_real.cuMemAllocManaged);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocManaged) &&
@@ -8425,13 +8719,16 @@ static CUresult cuda_traced_cuDeviceRegisterAsyncNotification(cuda_cuDeviceRegis
                                                               CUasyncCallback callbackFunc,
                                                               void *userData,
                                                               CUasyncCallbackHandle *callback) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceRegisterAsyncNotification_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceRegisterAsyncNotification", (void **)&cuda_real.cuDeviceRegisterAsyncNotification);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, callbackFunc, userData, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceRegisterAsyncNotification) &&
@@ -8508,13 +8805,16 @@ static CUresult cuda_traced_cuDeviceUnregisterAsyncNotification(cuda_cuDeviceUnr
                                                                 const void *tracer_caller,
                                                                 CUdevice device,
                                                                 CUasyncCallbackHandle callback) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceUnregisterAsyncNotification_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceUnregisterAsyncNotification", (void **)&cuda_real.cuDeviceUnregisterAsyncNotification);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceUnregisterAsyncNotification) &&
@@ -8583,13 +8883,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetByPCIBusId(cuda_cuDeviceGetByPCIBusId_fn *tracer_real,
                                                   const void *tracer_caller, CUdevice *dev,
                                                   const char *pciBusId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetByPCIBusId_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetByPCIBusId", (void **)&cuda_real.cuDeviceGetByPCIBusId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetByPCIBusId) &&
@@ -8658,13 +8961,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetPCIBusId(cuda_cuDeviceGetPCIBusId_fn *tracer_real,
                                                 const void *tracer_caller, char *pciBusId, int len,
                                                 CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetPCIBusId_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetPCIBusId", (void **)&cuda_real.cuDeviceGetPCIBusId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetPCIBusId) &&
@@ -8736,13 +9042,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuIpcGetEventHandle(cuda_cuIpcGetEventHandle_fn *tracer_real,
                                                 const void *tracer_caller,
                                                 CUipcEventHandle *pHandle, CUevent event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuIpcGetEventHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuIpcGetEventHandle", (void **)&cuda_real.cuIpcGetEventHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetEventHandle) &&
@@ -8810,13 +9119,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuIpcOpenEventHandle(cuda_cuIpcOpenEventHandle_fn *tracer_real,
                                                  const void *tracer_caller, CUevent *phEvent,
                                                  CUipcEventHandle handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuIpcOpenEventHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuIpcOpenEventHandle", (void **)&cuda_real.cuIpcOpenEventHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phEvent, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenEventHandle) &&
@@ -8884,13 +9196,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuIpcGetMemHandle(cuda_cuIpcGetMemHandle_fn *tracer_real,
                                               const void *tracer_caller, CUipcMemHandle *pHandle,
                                               CUdeviceptr dptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuIpcGetMemHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuIpcGetMemHandle", (void **)&cuda_real.cuIpcGetMemHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcGetMemHandle) &&
@@ -8958,13 +9273,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuIpcOpenMemHandle_v2(cuda_cuIpcOpenMemHandle_v2_fn *tracer_real,
                                                   const void *tracer_caller, CUdeviceptr *pdptr,
                                                   CUipcMemHandle handle, unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuIpcOpenMemHandle_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuIpcOpenMemHandle_v2", (void **)&cuda_real.cuIpcOpenMemHandle_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pdptr, handle, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcOpenMemHandle_v2) &&
@@ -9034,13 +9352,16 @@ CUresult cuIpcOpenMemHandle_v2(CUdeviceptr *pdptr, CUipcMemHandle handle, unsign
 __attribute__((noinline))
 static CUresult cuda_traced_cuIpcCloseMemHandle(cuda_cuIpcCloseMemHandle_fn *tracer_real,
                                                 const void *tracer_caller, CUdeviceptr dptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuIpcCloseMemHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuIpcCloseMemHandle", (void **)&cuda_real.cuIpcCloseMemHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuIpcCloseMemHandle) &&
@@ -9106,13 +9427,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemHostRegister_v2(cuda_cuMemHostRegister_v2_fn *tracer_real,
                                                  const void *tracer_caller, void *p,
                                                  size_t bytesize, unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemHostRegister_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemHostRegister_v2", (void **)&cuda_real.cuMemHostRegister_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, bytesize, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostRegister_v2) &&
@@ -9182,13 +9506,16 @@ CUresult cuMemHostRegister_v2(void *p, size_t bytesize, unsigned int Flags) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuMemHostUnregister(cuda_cuMemHostUnregister_fn *tracer_real,
                                                 const void *tracer_caller, void *p) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemHostUnregister_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemHostUnregister", (void **)&cuda_real.cuMemHostUnregister);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemHostUnregister) &&
@@ -9253,13 +9580,16 @@ CUresult cuMemHostUnregister(void *p) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpy(cuda_cuMemcpy_fn *tracer_real, const void *tracer_caller,
                                      CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpy_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy", (void **)&cuda_real.cuMemcpy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, ByteCount);
   }
   cuda_depth++;
@@ -9324,13 +9654,16 @@ static CUresult cuda_traced_cuMemcpyPeer(cuda_cuMemcpyPeer_fn *tracer_real,
                                          const void *tracer_caller, CUdeviceptr dstDevice,
                                          CUcontext dstContext, CUdeviceptr srcDevice,
                                          CUcontext srcContext, size_t ByteCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyPeer_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyPeer", (void **)&cuda_real.cuMemcpyPeer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstContext, srcDevice, srcContext, ByteCount);
   }
   cuda_depth++;
@@ -9402,13 +9735,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpyHtoD_v2(cuda_cuMemcpyHtoD_v2_fn *tracer_real,
                                             const void *tracer_caller, CUdeviceptr dstDevice,
                                             const void *srcHost, size_t ByteCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyHtoD_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyHtoD_v2", (void **)&cuda_real.cuMemcpyHtoD_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoD_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcHost, ByteCount);
   }
   cuda_depth++;
@@ -9474,13 +9810,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpyDtoH_v2(cuda_cuMemcpyDtoH_v2_fn *tracer_real,
                                             const void *tracer_caller, void *dstHost,
                                             CUdeviceptr srcDevice, size_t ByteCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyDtoH_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyDtoH_v2", (void **)&cuda_real.cuMemcpyDtoH_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoH_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcDevice, ByteCount);
   }
   cuda_depth++;
@@ -9546,13 +9885,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpyDtoD_v2(cuda_cuMemcpyDtoD_v2_fn *tracer_real,
                                             const void *tracer_caller, CUdeviceptr dstDevice,
                                             CUdeviceptr srcDevice, size_t ByteCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyDtoD_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyDtoD_v2", (void **)&cuda_real.cuMemcpyDtoD_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoD_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcDevice, ByteCount);
   }
   cuda_depth++;
@@ -9618,13 +9960,16 @@ static CUresult cuda_traced_cuMemcpyDtoA_v2(cuda_cuMemcpyDtoA_v2_fn *tracer_real
                                             const void *tracer_caller, CUarray dstArray,
                                             size_t dstOffset, CUdeviceptr srcDevice,
                                             size_t ByteCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyDtoA_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyDtoA_v2", (void **)&cuda_real.cuMemcpyDtoA_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcDevice, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoA_v2) &&
@@ -9698,13 +10043,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpyAtoD_v2(cuda_cuMemcpyAtoD_v2_fn *tracer_real,
                                             const void *tracer_caller, CUdeviceptr dstDevice,
                                             CUarray srcArray, size_t srcOffset, size_t ByteCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyAtoD_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyAtoD_v2", (void **)&cuda_real.cuMemcpyAtoD_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcArray, srcOffset, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoD_v2) &&
@@ -9778,13 +10126,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpyHtoA_v2(cuda_cuMemcpyHtoA_v2_fn *tracer_real,
                                             const void *tracer_caller, CUarray dstArray,
                                             size_t dstOffset, const void *srcHost, size_t ByteCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyHtoA_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyHtoA_v2", (void **)&cuda_real.cuMemcpyHtoA_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoA_v2) &&
@@ -9858,13 +10209,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpyAtoH_v2(cuda_cuMemcpyAtoH_v2_fn *tracer_real,
                                             const void *tracer_caller, void *dstHost,
                                             CUarray srcArray, size_t srcOffset, size_t ByteCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyAtoH_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyAtoH_v2", (void **)&cuda_real.cuMemcpyAtoH_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcArray, srcOffset, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoH_v2) &&
@@ -9939,13 +10293,16 @@ static CUresult cuda_traced_cuMemcpyAtoA_v2(cuda_cuMemcpyAtoA_v2_fn *tracer_real
                                             const void *tracer_caller, CUarray dstArray,
                                             size_t dstOffset, CUarray srcArray, size_t srcOffset,
                                             size_t ByteCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyAtoA_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyAtoA_v2", (void **)&cuda_real.cuMemcpyAtoA_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcArray, srcOffset, ByteCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoA_v2) &&
@@ -10022,13 +10379,16 @@ CUresult cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, s
 __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpy2D_v2(cuda_cuMemcpy2D_v2_fn *tracer_real,
                                           const void *tracer_caller, const CUDA_MEMCPY2D *pCopy) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpy2D_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy2D_v2", (void **)&cuda_real.cuMemcpy2D_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2D_v2) &&
@@ -10094,13 +10454,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpy2DUnaligned_v2(cuda_cuMemcpy2DUnaligned_v2_fn *tracer_real,
                                                    const void *tracer_caller,
                                                    const CUDA_MEMCPY2D *pCopy) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpy2DUnaligned_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy2DUnaligned_v2", (void **)&cuda_real.cuMemcpy2DUnaligned_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DUnaligned_v2) &&
@@ -10165,13 +10528,16 @@ CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *pCopy) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpy3D_v2(cuda_cuMemcpy3D_v2_fn *tracer_real,
                                           const void *tracer_caller, const CUDA_MEMCPY3D *pCopy) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpy3D_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy3D_v2", (void **)&cuda_real.cuMemcpy3D_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3D_v2) &&
@@ -10237,13 +10603,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpy3DPeer(cuda_cuMemcpy3DPeer_fn *tracer_real,
                                            const void *tracer_caller,
                                            const CUDA_MEMCPY3D_PEER *pCopy) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpy3DPeer_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy3DPeer", (void **)&cuda_real.cuMemcpy3DPeer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeer) &&
@@ -10309,13 +10678,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpyAsync(cuda_cuMemcpyAsync_fn *tracer_real,
                                           const void *tracer_caller, CUdeviceptr dst,
                                           CUdeviceptr src, size_t ByteCount, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyAsync", (void **)&cuda_real.cuMemcpyAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, ByteCount, hStream);
   }
   cuda_depth++;
@@ -10385,13 +10757,16 @@ static CUresult cuda_traced_cuMemcpyPeerAsync(cuda_cuMemcpyPeerAsync_fn *tracer_
                                               CUcontext dstContext, CUdeviceptr srcDevice,
                                               CUcontext srcContext, size_t ByteCount,
                                               CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyPeerAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyPeerAsync", (void **)&cuda_real.cuMemcpyPeerAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyPeerAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstContext, srcDevice, srcContext, ByteCount, hStream);
   }
   cuda_depth++;
@@ -10466,13 +10841,16 @@ static CUresult cuda_traced_cuMemcpyHtoDAsync_v2(cuda_cuMemcpyHtoDAsync_v2_fn *t
                                                  const void *tracer_caller, CUdeviceptr dstDevice,
                                                  const void *srcHost, size_t ByteCount,
                                                  CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyHtoDAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyHtoDAsync_v2", (void **)&cuda_real.cuMemcpyHtoDAsync_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoDAsync_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcHost, ByteCount, hStream);
   }
   cuda_depth++;
@@ -10542,13 +10920,16 @@ static CUresult cuda_traced_cuMemcpyDtoHAsync_v2(cuda_cuMemcpyDtoHAsync_v2_fn *t
                                                  const void *tracer_caller, void *dstHost,
                                                  CUdeviceptr srcDevice, size_t ByteCount,
                                                  CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyDtoHAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyDtoHAsync_v2", (void **)&cuda_real.cuMemcpyDtoHAsync_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoHAsync_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcDevice, ByteCount, hStream);
   }
   cuda_depth++;
@@ -10618,13 +10999,16 @@ static CUresult cuda_traced_cuMemcpyDtoDAsync_v2(cuda_cuMemcpyDtoDAsync_v2_fn *t
                                                  const void *tracer_caller, CUdeviceptr dstDevice,
                                                  CUdeviceptr srcDevice, size_t ByteCount,
                                                  CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyDtoDAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyDtoDAsync_v2", (void **)&cuda_real.cuMemcpyDtoDAsync_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyDtoDAsync_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, srcDevice, ByteCount, hStream);
   }
   cuda_depth++;
@@ -10693,13 +11077,16 @@ static CUresult cuda_traced_cuMemcpyHtoAAsync_v2(cuda_cuMemcpyHtoAAsync_v2_fn *t
                                                  const void *tracer_caller, CUarray dstArray,
                                                  size_t dstOffset, const void *srcHost,
                                                  size_t ByteCount, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyHtoAAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyHtoAAsync_v2", (void **)&cuda_real.cuMemcpyHtoAAsync_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, ByteCount, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyHtoAAsync_v2) &&
@@ -10778,13 +11165,16 @@ static CUresult cuda_traced_cuMemcpyAtoHAsync_v2(cuda_cuMemcpyAtoHAsync_v2_fn *t
                                                  const void *tracer_caller, void *dstHost,
                                                  CUarray srcArray, size_t srcOffset,
                                                  size_t ByteCount, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyAtoHAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyAtoHAsync_v2", (void **)&cuda_real.cuMemcpyAtoHAsync_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstHost, srcArray, srcOffset, ByteCount, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyAtoHAsync_v2) &&
@@ -10862,13 +11252,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpy2DAsync_v2(cuda_cuMemcpy2DAsync_v2_fn *tracer_real,
                                                const void *tracer_caller,
                                                const CUDA_MEMCPY2D *pCopy, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpy2DAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy2DAsync_v2", (void **)&cuda_real.cuMemcpy2DAsync_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy2DAsync_v2) &&
@@ -10936,13 +11329,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpy3DAsync_v2(cuda_cuMemcpy3DAsync_v2_fn *tracer_real,
                                                const void *tracer_caller,
                                                const CUDA_MEMCPY3D *pCopy, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpy3DAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy3DAsync_v2", (void **)&cuda_real.cuMemcpy3DAsync_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DAsync_v2) &&
@@ -11010,13 +11406,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemcpy3DPeerAsync(cuda_cuMemcpy3DPeerAsync_fn *tracer_real,
                                                 const void *tracer_caller,
                                                 const CUDA_MEMCPY3D_PEER *pCopy, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpy3DPeerAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy3DPeerAsync", (void **)&cuda_real.cuMemcpy3DPeerAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DPeerAsync) &&
@@ -11086,13 +11485,16 @@ static CUresult cuda_traced_cuMemcpyBatchAsync_v2(cuda_cuMemcpyBatchAsync_v2_fn 
                                                   CUdeviceptr *srcs, size_t *sizes, size_t count,
                                                   CUmemcpyAttributes *attrs, size_t *attrsIdxs,
                                                   size_t numAttrs, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpyBatchAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpyBatchAsync_v2", (void **)&cuda_real.cuMemcpyBatchAsync_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpyBatchAsync_v2) &&
@@ -11183,13 +11585,16 @@ static CUresult cuda_traced_cuMemcpy3DBatchAsync_v2(cuda_cuMemcpy3DBatchAsync_v2
                                                     const void *tracer_caller, size_t numOps,
                                                     CUDA_MEMCPY3D_BATCH_OP *opList,
                                                     unsigned long long flags, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemcpy3DBatchAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemcpy3DBatchAsync_v2", (void **)&cuda_real.cuMemcpy3DBatchAsync_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numOps, opList, flags, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemcpy3DBatchAsync_v2) &&
@@ -11264,13 +11669,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemsetD8_v2(cuda_cuMemsetD8_v2_fn *tracer_real,
                                           const void *tracer_caller, CUdeviceptr dstDevice,
                                           unsigned char uc, size_t N) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD8_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD8_v2", (void **)&cuda_real.cuMemsetD8_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, uc, N);
   }
   cuda_depth++;
@@ -11333,13 +11741,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemsetD16_v2(cuda_cuMemsetD16_v2_fn *tracer_real,
                                            const void *tracer_caller, CUdeviceptr dstDevice,
                                            unsigned short us, size_t N) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD16_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD16_v2", (void **)&cuda_real.cuMemsetD16_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, us, N);
   }
   cuda_depth++;
@@ -11402,13 +11813,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemsetD32_v2(cuda_cuMemsetD32_v2_fn *tracer_real,
                                            const void *tracer_caller, CUdeviceptr dstDevice,
                                            unsigned int ui, size_t N) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD32_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD32_v2", (void **)&cuda_real.cuMemsetD32_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, ui, N);
   }
   cuda_depth++;
@@ -11472,13 +11886,16 @@ static CUresult cuda_traced_cuMemsetD2D8_v2(cuda_cuMemsetD2D8_v2_fn *tracer_real
                                             const void *tracer_caller, CUdeviceptr dstDevice,
                                             size_t dstPitch, unsigned char uc, size_t Width,
                                             size_t Height) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD2D8_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D8_v2", (void **)&cuda_real.cuMemsetD2D8_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, uc, Width, Height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8_v2) &&
@@ -11556,13 +11973,16 @@ static CUresult cuda_traced_cuMemsetD2D16_v2(cuda_cuMemsetD2D16_v2_fn *tracer_re
                                              const void *tracer_caller, CUdeviceptr dstDevice,
                                              size_t dstPitch, unsigned short us, size_t Width,
                                              size_t Height) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD2D16_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D16_v2", (void **)&cuda_real.cuMemsetD2D16_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, us, Width, Height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16_v2) &&
@@ -11640,13 +12060,16 @@ static CUresult cuda_traced_cuMemsetD2D32_v2(cuda_cuMemsetD2D32_v2_fn *tracer_re
                                              const void *tracer_caller, CUdeviceptr dstDevice,
                                              size_t dstPitch, unsigned int ui, size_t Width,
                                              size_t Height) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD2D32_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D32_v2", (void **)&cuda_real.cuMemsetD2D32_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, ui, Width, Height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32_v2) &&
@@ -11723,13 +12146,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemsetD8Async(cuda_cuMemsetD8Async_fn *tracer_real,
                                             const void *tracer_caller, CUdeviceptr dstDevice,
                                             unsigned char uc, size_t N, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD8Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD8Async", (void **)&cuda_real.cuMemsetD8Async);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD8Async__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, uc, N, hStream);
   }
   cuda_depth++;
@@ -11796,13 +12222,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemsetD16Async(cuda_cuMemsetD16Async_fn *tracer_real,
                                              const void *tracer_caller, CUdeviceptr dstDevice,
                                              unsigned short us, size_t N, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD16Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD16Async", (void **)&cuda_real.cuMemsetD16Async);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD16Async__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, us, N, hStream);
   }
   cuda_depth++;
@@ -11869,13 +12298,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemsetD32Async(cuda_cuMemsetD32Async_fn *tracer_real,
                                              const void *tracer_caller, CUdeviceptr dstDevice,
                                              unsigned int ui, size_t N, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD32Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD32Async", (void **)&cuda_real.cuMemsetD32Async);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD32Async__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, ui, N, hStream);
   }
   cuda_depth++;
@@ -11943,13 +12375,16 @@ static CUresult cuda_traced_cuMemsetD2D8Async(cuda_cuMemsetD2D8Async_fn *tracer_
                                               const void *tracer_caller, CUdeviceptr dstDevice,
                                               size_t dstPitch, unsigned char uc, size_t Width,
                                               size_t Height, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD2D8Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D8Async", (void **)&cuda_real.cuMemsetD2D8Async);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, uc, Width, Height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D8Async) &&
@@ -12030,13 +12465,16 @@ static CUresult cuda_traced_cuMemsetD2D16Async(cuda_cuMemsetD2D16Async_fn *trace
                                                const void *tracer_caller, CUdeviceptr dstDevice,
                                                size_t dstPitch, unsigned short us, size_t Width,
                                                size_t Height, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD2D16Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D16Async", (void **)&cuda_real.cuMemsetD2D16Async);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, us, Width, Height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D16Async) &&
@@ -12117,13 +12555,16 @@ static CUresult cuda_traced_cuMemsetD2D32Async(cuda_cuMemsetD2D32Async_fn *trace
                                                const void *tracer_caller, CUdeviceptr dstDevice,
                                                size_t dstPitch, unsigned int ui, size_t Width,
                                                size_t Height, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemsetD2D32Async_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemsetD2D32Async", (void **)&cuda_real.cuMemsetD2D32Async);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstDevice, dstPitch, ui, Width, Height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemsetD2D32Async) &&
@@ -12203,13 +12644,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuArrayCreate_v2(cuda_cuArrayCreate_v2_fn *tracer_real,
                                              const void *tracer_caller, CUarray *pHandle,
                                              const CUDA_ARRAY_DESCRIPTOR *pAllocateArray) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuArrayCreate_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayCreate_v2", (void **)&cuda_real.cuArrayCreate_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayCreate_v2) &&
@@ -12280,13 +12724,16 @@ static CUresult cuda_traced_cuArrayGetDescriptor_v2(cuda_cuArrayGetDescriptor_v2
                                                     const void *tracer_caller,
                                                     CUDA_ARRAY_DESCRIPTOR *pArrayDescriptor,
                                                     CUarray hArray) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuArrayGetDescriptor_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayGetDescriptor_v2", (void **)&cuda_real.cuArrayGetDescriptor_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pArrayDescriptor, hArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetDescriptor_v2) &&
@@ -12356,13 +12803,16 @@ static CUresult cuda_traced_cuArrayGetSparseProperties(cuda_cuArrayGetSparseProp
                                                        const void *tracer_caller,
                                                        CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties,
                                                        CUarray array) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuArrayGetSparseProperties_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayGetSparseProperties", (void **)&cuda_real.cuArrayGetSparseProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetSparseProperties) &&
@@ -12432,13 +12882,16 @@ static CUresult cuda_traced_cuMipmappedArrayGetSparseProperties(cuda_cuMipmapped
                                                                 const void *tracer_caller,
                                                                 CUDA_ARRAY_SPARSE_PROPERTIES *sparseProperties,
                                                                 CUmipmappedArray mipmap) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMipmappedArrayGetSparseProperties_fn *)tracer_resolve(
         "libcuda.so.1", "cuMipmappedArrayGetSparseProperties", (void **)&cuda_real.cuMipmappedArrayGetSparseProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, mipmap);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetSparseProperties) &&
@@ -12509,13 +12962,16 @@ static CUresult cuda_traced_cuArrayGetMemoryRequirements(cuda_cuArrayGetMemoryRe
                                                          const void *tracer_caller,
                                                          CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements,
                                                          CUarray array, CUdevice device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuArrayGetMemoryRequirements_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayGetMemoryRequirements", (void **)&cuda_real.cuArrayGetMemoryRequirements);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, array, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetMemoryRequirements) &&
@@ -12590,13 +13046,16 @@ static CUresult cuda_traced_cuMipmappedArrayGetMemoryRequirements(cuda_cuMipmapp
                                                                   CUDA_ARRAY_MEMORY_REQUIREMENTS *memoryRequirements,
                                                                   CUmipmappedArray mipmap,
                                                                   CUdevice device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMipmappedArrayGetMemoryRequirements_fn *)tracer_resolve(
         "libcuda.so.1", "cuMipmappedArrayGetMemoryRequirements", (void **)&cuda_real.cuMipmappedArrayGetMemoryRequirements);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, mipmap, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetMemoryRequirements) &&
@@ -12669,13 +13128,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuArrayGetPlane(cuda_cuArrayGetPlane_fn *tracer_real,
                                             const void *tracer_caller, CUarray *pPlaneArray,
                                             CUarray hArray, unsigned int planeIdx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuArrayGetPlane_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayGetPlane", (void **)&cuda_real.cuArrayGetPlane);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pPlaneArray, hArray, planeIdx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayGetPlane) &&
@@ -12747,13 +13209,16 @@ CUresult cuArrayGetPlane(CUarray *pPlaneArray, CUarray hArray, unsigned int plan
 __attribute__((noinline))
 static CUresult cuda_traced_cuArrayDestroy(cuda_cuArrayDestroy_fn *tracer_real,
                                            const void *tracer_caller, CUarray hArray) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuArrayDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuArrayDestroy", (void **)&cuda_real.cuArrayDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArrayDestroy) &&
@@ -12819,13 +13284,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuArray3DCreate_v2(cuda_cuArray3DCreate_v2_fn *tracer_real,
                                                const void *tracer_caller, CUarray *pHandle,
                                                const CUDA_ARRAY3D_DESCRIPTOR *pAllocateArray) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuArray3DCreate_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuArray3DCreate_v2", (void **)&cuda_real.cuArray3DCreate_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DCreate_v2) &&
@@ -12896,13 +13364,16 @@ static CUresult cuda_traced_cuArray3DGetDescriptor_v2(cuda_cuArray3DGetDescripto
                                                       const void *tracer_caller,
                                                       CUDA_ARRAY3D_DESCRIPTOR *pArrayDescriptor,
                                                       CUarray hArray) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuArray3DGetDescriptor_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuArray3DGetDescriptor_v2", (void **)&cuda_real.cuArray3DGetDescriptor_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pArrayDescriptor, hArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuArray3DGetDescriptor_v2) &&
@@ -12973,13 +13444,16 @@ static CUresult cuda_traced_cuMipmappedArrayCreate(cuda_cuMipmappedArrayCreate_f
                                                    CUmipmappedArray *pHandle,
                                                    const CUDA_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc,
                                                    unsigned int numMipmapLevels) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMipmappedArrayCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuMipmappedArrayCreate", (void **)&cuda_real.cuMipmappedArrayCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayCreate) &&
@@ -13056,13 +13530,16 @@ static CUresult cuda_traced_cuMipmappedArrayGetLevel(cuda_cuMipmappedArrayGetLev
                                                      CUarray *pLevelArray,
                                                      CUmipmappedArray hMipmappedArray,
                                                      unsigned int level) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMipmappedArrayGetLevel_fn *)tracer_resolve(
         "libcuda.so.1", "cuMipmappedArrayGetLevel", (void **)&cuda_real.cuMipmappedArrayGetLevel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pLevelArray, hMipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayGetLevel) &&
@@ -13136,13 +13613,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMipmappedArrayDestroy(cuda_cuMipmappedArrayDestroy_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     CUmipmappedArray hMipmappedArray) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMipmappedArrayDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuMipmappedArrayDestroy", (void **)&cuda_real.cuMipmappedArrayDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMipmappedArrayDestroy) &&
@@ -13211,13 +13691,16 @@ static CUresult cuda_traced_cuMemGetHandleForAddressRange(cuda_cuMemGetHandleFor
                                                           CUdeviceptr dptr, size_t size,
                                                           CUmemRangeHandleType handleType,
                                                           unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemGetHandleForAddressRange_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetHandleForAddressRange", (void **)&cuda_real.cuMemGetHandleForAddressRange);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, dptr, size, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetHandleForAddressRange) &&
@@ -13296,13 +13779,16 @@ static CUresult cuda_traced_cuMemBatchDecompressAsync(cuda_cuMemBatchDecompressA
                                                       CUmemDecompressParams *paramsArray,
                                                       size_t count, unsigned int flags,
                                                       size_t *errorIndex, CUstream stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemBatchDecompressAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemBatchDecompressAsync", (void **)&cuda_real.cuMemBatchDecompressAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(paramsArray, count, flags, errorIndex, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemBatchDecompressAsync) &&
@@ -13382,13 +13868,16 @@ static CUresult cuda_traced_cuMemAddressReserve(cuda_cuMemAddressReserve_fn *tra
                                                 const void *tracer_caller, CUdeviceptr *ptr,
                                                 size_t size, size_t alignment, CUdeviceptr addr,
                                                 unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemAddressReserve_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAddressReserve", (void **)&cuda_real.cuMemAddressReserve);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressReserve) &&
@@ -13466,13 +13955,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemAddressFree(cuda_cuMemAddressFree_fn *tracer_real,
                                              const void *tracer_caller, CUdeviceptr ptr,
                                              size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemAddressFree_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAddressFree", (void **)&cuda_real.cuMemAddressFree);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAddressFree) &&
@@ -13540,13 +14032,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemCreate(cuda_cuMemCreate_fn *tracer_real, const void *tracer_caller,
                                         CUmemGenericAllocationHandle *handle, size_t size,
                                         const CUmemAllocationProp *prop, unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemCreate", (void **)&cuda_real.cuMemCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, size, prop, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemCreate) &&
@@ -13622,13 +14117,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemRelease(cuda_cuMemRelease_fn *tracer_real,
                                          const void *tracer_caller,
                                          CUmemGenericAllocationHandle handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemRelease_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemRelease", (void **)&cuda_real.cuMemRelease);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRelease) &&
@@ -13694,13 +14192,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemMap(cuda_cuMemMap_fn *tracer_real, const void *tracer_caller,
                                      CUdeviceptr ptr, size_t size, size_t offset,
                                      CUmemGenericAllocationHandle handle, unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemMap_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemMap", (void **)&cuda_real.cuMemMap);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMap) &&
@@ -13778,13 +14279,16 @@ static CUresult cuda_traced_cuMemMapArrayAsync(cuda_cuMemMapArrayAsync_fn *trace
                                                const void *tracer_caller,
                                                CUarrayMapInfo *mapInfoList, unsigned int count,
                                                CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemMapArrayAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemMapArrayAsync", (void **)&cuda_real.cuMemMapArrayAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mapInfoList, count, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemMapArrayAsync) &&
@@ -13855,13 +14359,16 @@ CUresult cuMemMapArrayAsync(CUarrayMapInfo *mapInfoList, unsigned int count, CUs
 __attribute__((noinline))
 static CUresult cuda_traced_cuMemUnmap(cuda_cuMemUnmap_fn *tracer_real, const void *tracer_caller,
                                        CUdeviceptr ptr, size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemUnmap_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemUnmap", (void **)&cuda_real.cuMemUnmap);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemUnmap) &&
@@ -13929,13 +14436,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemSetAccess(cuda_cuMemSetAccess_fn *tracer_real,
                                            const void *tracer_caller, CUdeviceptr ptr, size_t size,
                                            const CUmemAccessDesc *desc, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemSetAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemSetAccess", (void **)&cuda_real.cuMemSetAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, desc, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetAccess) &&
@@ -14009,13 +14519,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemGetAccess(cuda_cuMemGetAccess_fn *tracer_real,
                                            const void *tracer_caller, unsigned long long *flags,
                                            const CUmemLocation *location, CUdeviceptr ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemGetAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetAccess", (void **)&cuda_real.cuMemGetAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, location, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAccess) &&
@@ -14089,13 +14602,16 @@ static CUresult cuda_traced_cuMemExportToShareableHandle(cuda_cuMemExportToShare
                                                          CUmemGenericAllocationHandle handle,
                                                          CUmemAllocationHandleType handleType,
                                                          unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemExportToShareableHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemExportToShareableHandle", (void **)&cuda_real.cuMemExportToShareableHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemExportToShareableHandle) &&
@@ -14173,13 +14689,16 @@ static CUresult cuda_traced_cuMemImportFromShareableHandle(cuda_cuMemImportFromS
                                                            CUmemGenericAllocationHandle *handle,
                                                            void *osHandle,
                                                            CUmemAllocationHandleType shHandleType) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemImportFromShareableHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemImportFromShareableHandle", (void **)&cuda_real.cuMemImportFromShareableHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, osHandle, shHandleType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemImportFromShareableHandle) &&
@@ -14255,13 +14774,16 @@ static CUresult cuda_traced_cuMemGetAllocationGranularity(cuda_cuMemGetAllocatio
                                                           size_t *granularity,
                                                           const CUmemAllocationProp *prop,
                                                           CUmemAllocationGranularity_flags option) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemGetAllocationGranularity_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetAllocationGranularity", (void **)&cuda_real.cuMemGetAllocationGranularity);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationGranularity) &&
@@ -14336,13 +14858,16 @@ static CUresult cuda_traced_cuMemGetAllocationPropertiesFromHandle(cuda_cuMemGet
                                                                    const void *tracer_caller,
                                                                    CUmemAllocationProp *prop,
                                                                    CUmemGenericAllocationHandle handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemGetAllocationPropertiesFromHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetAllocationPropertiesFromHandle", (void **)&cuda_real.cuMemGetAllocationPropertiesFromHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetAllocationPropertiesFromHandle) &&
@@ -14414,13 +14939,16 @@ static CUresult cuda_traced_cuMemRetainAllocationHandle(cuda_cuMemRetainAllocati
                                                         const void *tracer_caller,
                                                         CUmemGenericAllocationHandle *handle,
                                                         void *addr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemRetainAllocationHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemRetainAllocationHandle", (void **)&cuda_real.cuMemRetainAllocationHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, addr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRetainAllocationHandle) &&
@@ -14490,13 +15018,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemFreeAsync(cuda_cuMemFreeAsync_fn *tracer_real,
                                            const void *tracer_caller, CUdeviceptr dptr,
                                            CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemFreeAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemFreeAsync", (void **)&cuda_real.cuMemFreeAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemFreeAsync) &&
@@ -14564,13 +15095,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemAllocAsync(cuda_cuMemAllocAsync_fn *tracer_real,
                                             const void *tracer_caller, CUdeviceptr *dptr,
                                             size_t bytesize, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemAllocAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAllocAsync", (void **)&cuda_real.cuMemAllocAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocAsync) &&
@@ -14643,13 +15177,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemPoolTrimTo(cuda_cuMemPoolTrimTo_fn *tracer_real,
                                             const void *tracer_caller, CUmemoryPool pool,
                                             size_t minBytesToKeep) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPoolTrimTo_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolTrimTo", (void **)&cuda_real.cuMemPoolTrimTo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, minBytesToKeep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolTrimTo) &&
@@ -14717,13 +15254,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemPoolSetAttribute(cuda_cuMemPoolSetAttribute_fn *tracer_real,
                                                   const void *tracer_caller, CUmemoryPool pool,
                                                   CUmemPool_attribute attr, void *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPoolSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolSetAttribute", (void **)&cuda_real.cuMemPoolSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAttribute) &&
@@ -14794,13 +15334,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemPoolGetAttribute(cuda_cuMemPoolGetAttribute_fn *tracer_real,
                                                   const void *tracer_caller, CUmemoryPool pool,
                                                   CUmemPool_attribute attr, void *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPoolGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolGetAttribute", (void **)&cuda_real.cuMemPoolGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAttribute) &&
@@ -14871,13 +15414,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemPoolSetAccess(cuda_cuMemPoolSetAccess_fn *tracer_real,
                                                const void *tracer_caller, CUmemoryPool pool,
                                                const CUmemAccessDesc *map, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPoolSetAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolSetAccess", (void **)&cuda_real.cuMemPoolSetAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, map, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolSetAccess) &&
@@ -14947,13 +15493,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemPoolGetAccess(cuda_cuMemPoolGetAccess_fn *tracer_real,
                                                const void *tracer_caller, CUmemAccess_flags *flags,
                                                CUmemoryPool memPool, CUmemLocation *location) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPoolGetAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolGetAccess", (void **)&cuda_real.cuMemPoolGetAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, memPool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolGetAccess) &&
@@ -15026,13 +15575,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemPoolCreate(cuda_cuMemPoolCreate_fn *tracer_real,
                                             const void *tracer_caller, CUmemoryPool *pool,
                                             const CUmemPoolProps *poolProps) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPoolCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolCreate", (void **)&cuda_real.cuMemPoolCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, poolProps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolCreate) &&
@@ -15100,13 +15652,16 @@ CUresult cuMemPoolCreate(CUmemoryPool *pool, const CUmemPoolProps *poolProps) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuMemPoolDestroy(cuda_cuMemPoolDestroy_fn *tracer_real,
                                              const void *tracer_caller, CUmemoryPool pool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPoolDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolDestroy", (void **)&cuda_real.cuMemPoolDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolDestroy) &&
@@ -15173,13 +15728,16 @@ static CUresult cuda_traced_cuMemGetDefaultMemPool(cuda_cuMemGetDefaultMemPool_f
                                                    const void *tracer_caller,
                                                    CUmemoryPool *pool_out, CUmemLocation *location,
                                                    CUmemAllocationType type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemGetDefaultMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetDefaultMemPool", (void **)&cuda_real.cuMemGetDefaultMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool_out, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetDefaultMemPool) &&
@@ -15253,13 +15811,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemGetMemPool(cuda_cuMemGetMemPool_fn *tracer_real,
                                             const void *tracer_caller, CUmemoryPool *pool,
                                             CUmemLocation *location, CUmemAllocationType type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemGetMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemGetMemPool", (void **)&cuda_real.cuMemGetMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemGetMemPool) &&
@@ -15330,13 +15891,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuMemSetMemPool(cuda_cuMemSetMemPool_fn *tracer_real,
                                             const void *tracer_caller, CUmemLocation *location,
                                             CUmemAllocationType type, CUmemoryPool pool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemSetMemPool_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemSetMemPool", (void **)&cuda_real.cuMemSetMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, type, pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemSetMemPool) &&
@@ -15407,13 +15971,16 @@ static CUresult cuda_traced_cuMemAllocFromPoolAsync(cuda_cuMemAllocFromPoolAsync
                                                     const void *tracer_caller, CUdeviceptr *dptr,
                                                     size_t bytesize, CUmemoryPool pool,
                                                     CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemAllocFromPoolAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAllocFromPoolAsync", (void **)&cuda_real.cuMemAllocFromPoolAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytesize, pool, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAllocFromPoolAsync) &&
@@ -15491,13 +16058,16 @@ static CUresult cuda_traced_cuMemPoolExportToShareableHandle(cuda_cuMemPoolExpor
                                                              void *handle_out, CUmemoryPool pool,
                                                              CUmemAllocationHandleType handleType,
                                                              unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPoolExportToShareableHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolExportToShareableHandle", (void **)&cuda_real.cuMemPoolExportToShareableHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle_out, pool, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportToShareableHandle) &&
@@ -15575,13 +16145,16 @@ static CUresult cuda_traced_cuMemPoolImportFromShareableHandle(cuda_cuMemPoolImp
                                                                CUmemoryPool *pool_out, void *handle,
                                                                CUmemAllocationHandleType handleType,
                                                                unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPoolImportFromShareableHandle_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolImportFromShareableHandle", (void **)&cuda_real.cuMemPoolImportFromShareableHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pool_out, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportFromShareableHandle) &&
@@ -15659,13 +16232,16 @@ static CUresult cuda_traced_cuMemPoolExportPointer(cuda_cuMemPoolExportPointer_f
                                                    const void *tracer_caller,
                                                    CUmemPoolPtrExportData *shareData_out,
                                                    CUdeviceptr ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPoolExportPointer_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolExportPointer", (void **)&cuda_real.cuMemPoolExportPointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shareData_out, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolExportPointer) &&
@@ -15735,13 +16311,16 @@ static CUresult cuda_traced_cuMemPoolImportPointer(cuda_cuMemPoolImportPointer_f
                                                    const void *tracer_caller, CUdeviceptr *ptr_out,
                                                    CUmemoryPool pool,
                                                    CUmemPoolPtrExportData *shareData) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPoolImportPointer_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPoolImportPointer", (void **)&cuda_real.cuMemPoolImportPointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr_out, pool, shareData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPoolImportPointer) &&
@@ -15816,13 +16395,16 @@ static CUresult cuda_traced_cuMulticastCreate(cuda_cuMulticastCreate_fn *tracer_
                                               const void *tracer_caller,
                                               CUmemGenericAllocationHandle *mcHandle,
                                               const CUmulticastObjectProp *prop) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMulticastCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastCreate", (void **)&cuda_real.cuMulticastCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mcHandle, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastCreate) &&
@@ -15892,13 +16474,16 @@ static CUresult cuda_traced_cuMulticastAddDevice(cuda_cuMulticastAddDevice_fn *t
                                                  const void *tracer_caller,
                                                  CUmemGenericAllocationHandle mcHandle,
                                                  CUdevice dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMulticastAddDevice_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastAddDevice", (void **)&cuda_real.cuMulticastAddDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mcHandle, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastAddDevice) &&
@@ -15970,13 +16555,16 @@ static CUresult cuda_traced_cuMulticastBindMem(cuda_cuMulticastBindMem_fn *trace
                                                CUmemGenericAllocationHandle memHandle,
                                                size_t memOffset, size_t size,
                                                unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMulticastBindMem_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastBindMem", (void **)&cuda_real.cuMulticastBindMem);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mcHandle, mcOffset, memHandle, memOffset, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindMem) &&
@@ -16059,13 +16647,16 @@ static CUresult cuda_traced_cuMulticastBindAddr(cuda_cuMulticastBindAddr_fn *tra
                                                 CUmemGenericAllocationHandle mcHandle,
                                                 size_t mcOffset, CUdeviceptr memptr, size_t size,
                                                 unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMulticastBindAddr_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastBindAddr", (void **)&cuda_real.cuMulticastBindAddr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mcHandle, mcOffset, memptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastBindAddr) &&
@@ -16143,13 +16734,16 @@ static CUresult cuda_traced_cuMulticastUnbind(cuda_cuMulticastUnbind_fn *tracer_
                                               const void *tracer_caller,
                                               CUmemGenericAllocationHandle mcHandle, CUdevice dev,
                                               size_t mcOffset, size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMulticastUnbind_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastUnbind", (void **)&cuda_real.cuMulticastUnbind);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mcHandle, dev, mcOffset, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastUnbind) &&
@@ -16226,13 +16820,16 @@ static CUresult cuda_traced_cuMulticastGetGranularity(cuda_cuMulticastGetGranula
                                                       size_t *granularity,
                                                       const CUmulticastObjectProp *prop,
                                                       CUmulticastGranularity_flags option) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMulticastGetGranularity_fn *)tracer_resolve(
         "libcuda.so.1", "cuMulticastGetGranularity", (void **)&cuda_real.cuMulticastGetGranularity);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMulticastGetGranularity) &&
@@ -16306,13 +16903,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuPointerGetAttribute(cuda_cuPointerGetAttribute_fn *tracer_real,
                                                   const void *tracer_caller, void *data,
                                                   CUpointer_attribute attribute, CUdeviceptr ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuPointerGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuPointerGetAttribute", (void **)&cuda_real.cuPointerGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttribute) &&
@@ -16384,13 +16984,16 @@ static CUresult cuda_traced_cuMemPrefetchAsync_v2(cuda_cuMemPrefetchAsync_v2_fn 
                                                   const void *tracer_caller, CUdeviceptr devPtr,
                                                   size_t count, CUmemLocation location,
                                                   unsigned int flags, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPrefetchAsync_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPrefetchAsync_v2", (void **)&cuda_real.cuMemPrefetchAsync_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, location, flags, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchAsync_v2) &&
@@ -16468,13 +17071,16 @@ static CUresult cuda_traced_cuMemAdvise_v2(cuda_cuMemAdvise_v2_fn *tracer_real,
                                            const void *tracer_caller, CUdeviceptr devPtr,
                                            size_t count, CUmem_advise advice,
                                            CUmemLocation location) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemAdvise_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemAdvise_v2", (void **)&cuda_real.cuMemAdvise_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, advice, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemAdvise_v2) &&
@@ -16551,13 +17157,16 @@ static CUresult cuda_traced_cuMemPrefetchBatchAsync(cuda_cuMemPrefetchBatchAsync
                                                     CUmemLocation *prefetchLocs,
                                                     size_t *prefetchLocIdxs, size_t numPrefetchLocs,
                                                     unsigned long long flags, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemPrefetchBatchAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemPrefetchBatchAsync", (void **)&cuda_real.cuMemPrefetchBatchAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemPrefetchBatchAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        hStream);
   }
@@ -16651,13 +17260,16 @@ static CUresult cuda_traced_cuMemDiscardBatchAsync(cuda_cuMemDiscardBatchAsync_f
                                                    const void *tracer_caller, CUdeviceptr *dptrs,
                                                    size_t *sizes, size_t count,
                                                    unsigned long long flags, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemDiscardBatchAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemDiscardBatchAsync", (void **)&cuda_real.cuMemDiscardBatchAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, flags, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardBatchAsync) &&
@@ -16742,13 +17354,16 @@ static CUresult cuda_traced_cuMemDiscardAndPrefetchBatchAsync(cuda_cuMemDiscardA
                                                               size_t numPrefetchLocs,
                                                               unsigned long long flags,
                                                               CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemDiscardAndPrefetchBatchAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemDiscardAndPrefetchBatchAsync", (void **)&cuda_real.cuMemDiscardAndPrefetchBatchAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemDiscardAndPrefetchBatchAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        hStream);
   }
@@ -16844,13 +17459,16 @@ static CUresult cuda_traced_cuMemRangeGetAttribute(cuda_cuMemRangeGetAttribute_f
                                                    const void *tracer_caller, void *data,
                                                    size_t dataSize, CUmem_range_attribute attribute,
                                                    CUdeviceptr devPtr, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemRangeGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemRangeGetAttribute", (void **)&cuda_real.cuMemRangeGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, dataSize, attribute, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttribute) &&
@@ -16931,13 +17549,16 @@ static CUresult cuda_traced_cuMemRangeGetAttributes(cuda_cuMemRangeGetAttributes
                                                     CUmem_range_attribute *attributes,
                                                     size_t numAttributes, CUdeviceptr devPtr,
                                                     size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuMemRangeGetAttributes_fn *)tracer_resolve(
         "libcuda.so.1", "cuMemRangeGetAttributes", (void **)&cuda_real.cuMemRangeGetAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuMemRangeGetAttributes) &&
@@ -17020,13 +17641,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuPointerSetAttribute(cuda_cuPointerSetAttribute_fn *tracer_real,
                                                   const void *tracer_caller, const void *value,
                                                   CUpointer_attribute attribute, CUdeviceptr ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuPointerSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuPointerSetAttribute", (void **)&cuda_real.cuPointerSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerSetAttribute) &&
@@ -17099,13 +17723,16 @@ static CUresult cuda_traced_cuPointerGetAttributes(cuda_cuPointerGetAttributes_f
                                                    unsigned int numAttributes,
                                                    CUpointer_attribute *attributes, void **data,
                                                    CUdeviceptr ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuPointerGetAttributes_fn *)tracer_resolve(
         "libcuda.so.1", "cuPointerGetAttributes", (void **)&cuda_real.cuPointerGetAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuPointerGetAttributes) &&
@@ -17182,13 +17809,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamCreate(cuda_cuStreamCreate_fn *tracer_real,
                                            const void *tracer_caller, CUstream *phStream,
                                            unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamCreate", (void **)&cuda_real.cuStreamCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phStream, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreate) &&
@@ -17258,13 +17888,16 @@ static CUresult cuda_traced_cuStreamCreateWithPriority(cuda_cuStreamCreateWithPr
                                                        const void *tracer_caller,
                                                        CUstream *phStream, unsigned int flags,
                                                        int priority) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamCreateWithPriority_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamCreateWithPriority", (void **)&cuda_real.cuStreamCreateWithPriority);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phStream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCreateWithPriority) &&
@@ -17337,13 +17970,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamGetPriority(cuda_cuStreamGetPriority_fn *tracer_real,
                                                 const void *tracer_caller, CUstream hStream,
                                                 int *priority) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamGetPriority_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetPriority", (void **)&cuda_real.cuStreamGetPriority);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetPriority) &&
@@ -17413,13 +18049,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamGetDevice(cuda_cuStreamGetDevice_fn *tracer_real,
                                               const void *tracer_caller, CUstream hStream,
                                               CUdevice *device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamGetDevice_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetDevice", (void **)&cuda_real.cuStreamGetDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetDevice) &&
@@ -17488,13 +18127,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamGetFlags(cuda_cuStreamGetFlags_fn *tracer_real,
                                              const void *tracer_caller, CUstream hStream,
                                              unsigned int *flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamGetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetFlags", (void **)&cuda_real.cuStreamGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetFlags) &&
@@ -17563,13 +18205,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamGetId(cuda_cuStreamGetId_fn *tracer_real,
                                           const void *tracer_caller, CUstream hStream,
                                           unsigned long long *streamId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamGetId_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetId", (void **)&cuda_real.cuStreamGetId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, streamId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetId) &&
@@ -17638,13 +18283,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamGetCtx(cuda_cuStreamGetCtx_fn *tracer_real,
                                            const void *tracer_caller, CUstream hStream,
                                            CUcontext *pctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamGetCtx_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetCtx", (void **)&cuda_real.cuStreamGetCtx);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, pctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx) &&
@@ -17713,13 +18361,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamGetCtx_v2(cuda_cuStreamGetCtx_v2_fn *tracer_real,
                                               const void *tracer_caller, CUstream hStream,
                                               CUcontext *pCtx, CUgreenCtx *pGreenCtx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamGetCtx_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetCtx_v2", (void **)&cuda_real.cuStreamGetCtx_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, pCtx, pGreenCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCtx_v2) &&
@@ -17793,13 +18444,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamWaitEvent(cuda_cuStreamWaitEvent_fn *tracer_real,
                                               const void *tracer_caller, CUstream hStream,
                                               CUevent hEvent, unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamWaitEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamWaitEvent", (void **)&cuda_real.cuStreamWaitEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, hEvent, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitEvent) &&
@@ -17872,13 +18526,16 @@ static CUresult cuda_traced_cuStreamAddCallback(cuda_cuStreamAddCallback_fn *tra
                                                 const void *tracer_caller, CUstream hStream,
                                                 CUstreamCallback callback, void *userData,
                                                 unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamAddCallback_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamAddCallback", (void **)&cuda_real.cuStreamAddCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAddCallback) &&
@@ -17953,13 +18610,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamBeginCapture_v2(cuda_cuStreamBeginCapture_v2_fn *tracer_real,
                                                     const void *tracer_caller, CUstream hStream,
                                                     CUstreamCaptureMode mode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamBeginCapture_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamBeginCapture_v2", (void **)&cuda_real.cuStreamBeginCapture_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCapture_v2) &&
@@ -18032,13 +18692,16 @@ static CUresult cuda_traced_cuStreamBeginCaptureToGraph(cuda_cuStreamBeginCaptur
                                                         const CUgraphEdgeData *dependencyData,
                                                         size_t numDependencies,
                                                         CUstreamCaptureMode mode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamBeginCaptureToGraph_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamBeginCaptureToGraph", (void **)&cuda_real.cuStreamBeginCaptureToGraph);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, hGraph, dependencies, dependencyData, numDependencies, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBeginCaptureToGraph) &&
@@ -18122,13 +18785,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuThreadExchangeStreamCaptureMode(cuda_cuThreadExchangeStreamCaptureMode_fn *tracer_real,
                                                               const void *tracer_caller,
                                                               CUstreamCaptureMode *mode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuThreadExchangeStreamCaptureMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuThreadExchangeStreamCaptureMode", (void **)&cuda_real.cuThreadExchangeStreamCaptureMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuThreadExchangeStreamCaptureMode) &&
@@ -18196,13 +18862,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamEndCapture(cuda_cuStreamEndCapture_fn *tracer_real,
                                                const void *tracer_caller, CUstream hStream,
                                                CUgraph *phGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamEndCapture_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamEndCapture", (void **)&cuda_real.cuStreamEndCapture);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, phGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamEndCapture) &&
@@ -18271,13 +18940,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamIsCapturing(cuda_cuStreamIsCapturing_fn *tracer_real,
                                                 const void *tracer_caller, CUstream hStream,
                                                 CUstreamCaptureStatus *captureStatus) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamIsCapturing_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamIsCapturing", (void **)&cuda_real.cuStreamIsCapturing);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, captureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamIsCapturing) &&
@@ -18351,13 +19023,16 @@ static CUresult cuda_traced_cuStreamGetCaptureInfo_v3(cuda_cuStreamGetCaptureInf
                                                       const CUgraphNode **dependencies_out,
                                                       const CUgraphEdgeData **edgeData_out,
                                                       size_t *numDependencies_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamGetCaptureInfo_v3_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetCaptureInfo_v3", (void **)&cuda_real.cuStreamGetCaptureInfo_v3);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetCaptureInfo_v3__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, captureStatus_out, id_out, graph_out, dependencies_out,
                        edgeData_out, numDependencies_out);
   }
@@ -18457,13 +19132,16 @@ static CUresult cuda_traced_cuStreamUpdateCaptureDependencies_v2(cuda_cuStreamUp
                                                                  const CUgraphEdgeData *dependencyData,
                                                                  size_t numDependencies,
                                                                  unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamUpdateCaptureDependencies_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamUpdateCaptureDependencies_v2", (void **)&cuda_real.cuStreamUpdateCaptureDependencies_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, dependencies, dependencyData, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamUpdateCaptureDependencies_v2) &&
@@ -18545,13 +19223,16 @@ static CUresult cuda_traced_cuStreamAttachMemAsync(cuda_cuStreamAttachMemAsync_f
                                                    const void *tracer_caller, CUstream hStream,
                                                    CUdeviceptr dptr, size_t length,
                                                    unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamAttachMemAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamAttachMemAsync", (void **)&cuda_real.cuStreamAttachMemAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, dptr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamAttachMemAsync) &&
@@ -18625,13 +19306,16 @@ CUresult cuStreamAttachMemAsync(CUstream hStream, CUdeviceptr dptr, size_t lengt
 __attribute__((noinline))
 static CUresult cuda_traced_cuStreamQuery(cuda_cuStreamQuery_fn *tracer_real,
                                           const void *tracer_caller, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamQuery_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamQuery", (void **)&cuda_real.cuStreamQuery);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamQuery) &&
@@ -18696,13 +19380,16 @@ CUresult cuStreamQuery(CUstream hStream) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuStreamSynchronize(cuda_cuStreamSynchronize_fn *tracer_real,
                                                 const void *tracer_caller, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamSynchronize_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamSynchronize", (void **)&cuda_real.cuStreamSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream);
   }
   cuda_depth++;
@@ -18750,13 +19437,16 @@ CUresult cuStreamSynchronize(CUstream hStream) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuStreamDestroy_v2(cuda_cuStreamDestroy_v2_fn *tracer_real,
                                                const void *tracer_caller, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamDestroy_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamDestroy_v2", (void **)&cuda_real.cuStreamDestroy_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamDestroy_v2) &&
@@ -18822,13 +19512,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamCopyAttributes(cuda_cuStreamCopyAttributes_fn *tracer_real,
                                                    const void *tracer_caller, CUstream dst,
                                                    CUstream src) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamCopyAttributes_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamCopyAttributes", (void **)&cuda_real.cuStreamCopyAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamCopyAttributes) &&
@@ -18896,13 +19589,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamGetAttribute(cuda_cuStreamGetAttribute_fn *tracer_real,
                                                  const void *tracer_caller, CUstream hStream,
                                                  CUstreamAttrID attr, CUstreamAttrValue *value_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetAttribute", (void **)&cuda_real.cuStreamGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetAttribute) &&
@@ -18975,13 +19671,16 @@ static CUresult cuda_traced_cuStreamSetAttribute(cuda_cuStreamSetAttribute_fn *t
                                                  const void *tracer_caller, CUstream hStream,
                                                  CUstreamAttrID attr,
                                                  const CUstreamAttrValue *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamSetAttribute", (void **)&cuda_real.cuStreamSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamSetAttribute) &&
@@ -19052,13 +19751,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuEventCreate(cuda_cuEventCreate_fn *tracer_real,
                                           const void *tracer_caller, CUevent *phEvent,
                                           unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuEventCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventCreate", (void **)&cuda_real.cuEventCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phEvent, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventCreate) &&
@@ -19127,13 +19829,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuEventRecord(cuda_cuEventRecord_fn *tracer_real,
                                           const void *tracer_caller, CUevent hEvent,
                                           CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuEventRecord_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventRecord", (void **)&cuda_real.cuEventRecord);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecord) &&
@@ -19201,13 +19906,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuEventRecordWithFlags(cuda_cuEventRecordWithFlags_fn *tracer_real,
                                                    const void *tracer_caller, CUevent hEvent,
                                                    CUstream hStream, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuEventRecordWithFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventRecordWithFlags", (void **)&cuda_real.cuEventRecordWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventRecordWithFlags) &&
@@ -19278,13 +19986,16 @@ CUresult cuEventRecordWithFlags(CUevent hEvent, CUstream hStream, unsigned int f
 __attribute__((noinline))
 static CUresult cuda_traced_cuEventQuery(cuda_cuEventQuery_fn *tracer_real,
                                          const void *tracer_caller, CUevent hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuEventQuery_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventQuery", (void **)&cuda_real.cuEventQuery);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventQuery) &&
@@ -19349,13 +20060,16 @@ CUresult cuEventQuery(CUevent hEvent) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuEventSynchronize(cuda_cuEventSynchronize_fn *tracer_real,
                                                const void *tracer_caller, CUevent hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuEventSynchronize_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventSynchronize", (void **)&cuda_real.cuEventSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   cuda_depth++;
@@ -19403,13 +20117,16 @@ CUresult cuEventSynchronize(CUevent hEvent) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuEventDestroy_v2(cuda_cuEventDestroy_v2_fn *tracer_real,
                                               const void *tracer_caller, CUevent hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuEventDestroy_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventDestroy_v2", (void **)&cuda_real.cuEventDestroy_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventDestroy_v2) &&
@@ -19475,13 +20192,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuEventElapsedTime_v2(cuda_cuEventElapsedTime_v2_fn *tracer_real,
                                                   const void *tracer_caller, float *pMilliseconds,
                                                   CUevent hStart, CUevent hEnd) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuEventElapsedTime_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuEventElapsedTime_v2", (void **)&cuda_real.cuEventElapsedTime_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pMilliseconds, hStart, hEnd);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuEventElapsedTime_v2) &&
@@ -19555,13 +20275,16 @@ static CUresult cuda_traced_cuImportExternalMemory(cuda_cuImportExternalMemory_f
                                                    const void *tracer_caller,
                                                    CUexternalMemory *extMem_out,
                                                    const CUDA_EXTERNAL_MEMORY_HANDLE_DESC *memHandleDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuImportExternalMemory_fn *)tracer_resolve(
         "libcuda.so.1", "cuImportExternalMemory", (void **)&cuda_real.cuImportExternalMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalMemory) &&
@@ -19634,13 +20357,16 @@ static CUresult cuda_traced_cuExternalMemoryGetMappedBuffer(cuda_cuExternalMemor
                                                             CUdeviceptr *devPtr,
                                                             CUexternalMemory extMem,
                                                             const CUDA_EXTERNAL_MEMORY_BUFFER_DESC *bufferDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuExternalMemoryGetMappedBuffer_fn *)tracer_resolve(
         "libcuda.so.1", "cuExternalMemoryGetMappedBuffer", (void **)&cuda_real.cuExternalMemoryGetMappedBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedBuffer) &&
@@ -19716,13 +20442,16 @@ static CUresult cuda_traced_cuExternalMemoryGetMappedMipmappedArray(cuda_cuExter
                                                                     CUmipmappedArray *mipmap,
                                                                     CUexternalMemory extMem,
                                                                     const CUDA_EXTERNAL_MEMORY_MIPMAPPED_ARRAY_DESC *mipmapDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuExternalMemoryGetMappedMipmappedArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuExternalMemoryGetMappedMipmappedArray", (void **)&cuda_real.cuExternalMemoryGetMappedMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmap, extMem, mipmapDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuExternalMemoryGetMappedMipmappedArray) &&
@@ -19797,13 +20526,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDestroyExternalMemory(cuda_cuDestroyExternalMemory_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     CUexternalMemory extMem) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDestroyExternalMemory_fn *)tracer_resolve(
         "libcuda.so.1", "cuDestroyExternalMemory", (void **)&cuda_real.cuDestroyExternalMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalMemory) &&
@@ -19870,13 +20602,16 @@ static CUresult cuda_traced_cuImportExternalSemaphore(cuda_cuImportExternalSemap
                                                       const void *tracer_caller,
                                                       CUexternalSemaphore *extSem_out,
                                                       const CUDA_EXTERNAL_SEMAPHORE_HANDLE_DESC *semHandleDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuImportExternalSemaphore_fn *)tracer_resolve(
         "libcuda.so.1", "cuImportExternalSemaphore", (void **)&cuda_real.cuImportExternalSemaphore);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuImportExternalSemaphore) &&
@@ -19950,13 +20685,16 @@ static CUresult cuda_traced_cuSignalExternalSemaphoresAsync(cuda_cuSignalExterna
                                                             const CUDA_EXTERNAL_SEMAPHORE_SIGNAL_PARAMS *paramsArray,
                                                             unsigned int numExtSems,
                                                             CUstream stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuSignalExternalSemaphoresAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuSignalExternalSemaphoresAsync", (void **)&cuda_real.cuSignalExternalSemaphoresAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSignalExternalSemaphoresAsync) &&
@@ -20034,13 +20772,16 @@ static CUresult cuda_traced_cuWaitExternalSemaphoresAsync(cuda_cuWaitExternalSem
                                                           const CUexternalSemaphore *extSemArray,
                                                           const CUDA_EXTERNAL_SEMAPHORE_WAIT_PARAMS *paramsArray,
                                                           unsigned int numExtSems, CUstream stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuWaitExternalSemaphoresAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuWaitExternalSemaphoresAsync", (void **)&cuda_real.cuWaitExternalSemaphoresAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuWaitExternalSemaphoresAsync) &&
@@ -20116,13 +20857,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDestroyExternalSemaphore(cuda_cuDestroyExternalSemaphore_fn *tracer_real,
                                                        const void *tracer_caller,
                                                        CUexternalSemaphore extSem) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDestroyExternalSemaphore_fn *)tracer_resolve(
         "libcuda.so.1", "cuDestroyExternalSemaphore", (void **)&cuda_real.cuDestroyExternalSemaphore);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDestroyExternalSemaphore) &&
@@ -20189,13 +20933,16 @@ static CUresult cuda_traced_cuStreamWaitValue32_v2(cuda_cuStreamWaitValue32_v2_f
                                                    const void *tracer_caller, CUstream stream,
                                                    CUdeviceptr addr, cuuint32_t value,
                                                    unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamWaitValue32_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamWaitValue32_v2", (void **)&cuda_real.cuStreamWaitValue32_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue32_v2) &&
@@ -20271,13 +21018,16 @@ static CUresult cuda_traced_cuStreamWaitValue64_v2(cuda_cuStreamWaitValue64_v2_f
                                                    const void *tracer_caller, CUstream stream,
                                                    CUdeviceptr addr, cuuint64_t value,
                                                    unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamWaitValue64_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamWaitValue64_v2", (void **)&cuda_real.cuStreamWaitValue64_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWaitValue64_v2) &&
@@ -20353,13 +21103,16 @@ static CUresult cuda_traced_cuStreamWriteValue32_v2(cuda_cuStreamWriteValue32_v2
                                                     const void *tracer_caller, CUstream stream,
                                                     CUdeviceptr addr, cuuint32_t value,
                                                     unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamWriteValue32_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamWriteValue32_v2", (void **)&cuda_real.cuStreamWriteValue32_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue32_v2) &&
@@ -20435,13 +21188,16 @@ static CUresult cuda_traced_cuStreamWriteValue64_v2(cuda_cuStreamWriteValue64_v2
                                                     const void *tracer_caller, CUstream stream,
                                                     CUdeviceptr addr, cuuint64_t value,
                                                     unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamWriteValue64_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamWriteValue64_v2", (void **)&cuda_real.cuStreamWriteValue64_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, addr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamWriteValue64_v2) &&
@@ -20518,13 +21274,16 @@ static CUresult cuda_traced_cuStreamBatchMemOp_v2(cuda_cuStreamBatchMemOp_v2_fn 
                                                   unsigned int count,
                                                   CUstreamBatchMemOpParams *paramArray,
                                                   unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamBatchMemOp_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamBatchMemOp_v2", (void **)&cuda_real.cuStreamBatchMemOp_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, count, paramArray, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamBatchMemOp_v2) &&
@@ -20599,13 +21358,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuFuncGetAttribute(cuda_cuFuncGetAttribute_fn *tracer_real,
                                                const void *tracer_caller, int *pi,
                                                CUfunction_attribute attrib, CUfunction hfunc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFuncGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncGetAttribute", (void **)&cuda_real.cuFuncGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pi, attrib, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetAttribute) &&
@@ -20676,13 +21438,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuFuncSetAttribute(cuda_cuFuncSetAttribute_fn *tracer_real,
                                                const void *tracer_caller, CUfunction hfunc,
                                                CUfunction_attribute attrib, int value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFuncSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncSetAttribute", (void **)&cuda_real.cuFuncSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, attrib, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetAttribute) &&
@@ -20753,13 +21518,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuFuncSetCacheConfig(cuda_cuFuncSetCacheConfig_fn *tracer_real,
                                                  const void *tracer_caller, CUfunction hfunc,
                                                  CUfunc_cache config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFuncSetCacheConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncSetCacheConfig", (void **)&cuda_real.cuFuncSetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetCacheConfig) &&
@@ -20827,13 +21595,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuFuncGetModule(cuda_cuFuncGetModule_fn *tracer_real,
                                             const void *tracer_caller, CUmodule *hmod,
                                             CUfunction hfunc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFuncGetModule_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncGetModule", (void **)&cuda_real.cuFuncGetModule);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hmod, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetModule) &&
@@ -20902,13 +21673,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuFuncGetName(cuda_cuFuncGetName_fn *tracer_real,
                                           const void *tracer_caller, const char **name,
                                           CUfunction hfunc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFuncGetName_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncGetName", (void **)&cuda_real.cuFuncGetName);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetName) &&
@@ -20978,13 +21752,16 @@ static CUresult cuda_traced_cuFuncGetParamInfo(cuda_cuFuncGetParamInfo_fn *trace
                                                const void *tracer_caller, CUfunction func,
                                                size_t paramIndex, size_t *paramOffset,
                                                size_t *paramSize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFuncGetParamInfo_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncGetParamInfo", (void **)&cuda_real.cuFuncGetParamInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncGetParamInfo) &&
@@ -21061,13 +21838,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuFuncIsLoaded(cuda_cuFuncIsLoaded_fn *tracer_real,
                                            const void *tracer_caller, CUfunctionLoadingState *state,
                                            CUfunction function) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFuncIsLoaded_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncIsLoaded", (void **)&cuda_real.cuFuncIsLoaded);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(state, function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncIsLoaded) &&
@@ -21135,13 +21915,16 @@ CUresult cuFuncIsLoaded(CUfunctionLoadingState *state, CUfunction function) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuFuncLoad(cuda_cuFuncLoad_fn *tracer_real, const void *tracer_caller,
                                        CUfunction function) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFuncLoad_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncLoad", (void **)&cuda_real.cuFuncLoad);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncLoad) &&
@@ -21211,13 +21994,16 @@ static CUresult cuda_traced_cuLaunchKernel(cuda_cuLaunchKernel_fn *tracer_real,
                                            unsigned int blockDimY, unsigned int blockDimZ,
                                            unsigned int sharedMemBytes, CUstream hStream,
                                            void **kernelParams, void **extra) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLaunchKernel_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchKernel", (void **)&cuda_real.cuLaunchKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
                        sharedMemBytes, hStream, kernelParams, extra);
   }
@@ -21310,13 +22096,16 @@ static CUresult cuda_traced_cuLaunchKernelEx(cuda_cuLaunchKernelEx_fn *tracer_re
                                              const void *tracer_caller,
                                              const CUlaunchConfig *config, CUfunction f,
                                              void **kernelParams, void **extra) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLaunchKernelEx_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchKernelEx", (void **)&cuda_real.cuLaunchKernelEx);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchKernelEx__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config, f, kernelParams, extra);
   }
   cuda_depth++;
@@ -21392,13 +22181,16 @@ static CUresult cuda_traced_cuLaunchCooperativeKernel(cuda_cuLaunchCooperativeKe
                                                       unsigned int blockDimZ,
                                                       unsigned int sharedMemBytes, CUstream hStream,
                                                       void **kernelParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLaunchCooperativeKernel_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchCooperativeKernel", (void **)&cuda_real.cuLaunchCooperativeKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
                        sharedMemBytes, hStream, kernelParams);
   }
@@ -21490,13 +22282,16 @@ static CUresult cuda_traced_cuLaunchCooperativeKernelMultiDevice(cuda_cuLaunchCo
                                                                  CUDA_LAUNCH_PARAMS *launchParamsList,
                                                                  unsigned int numDevices,
                                                                  unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLaunchCooperativeKernelMultiDevice_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchCooperativeKernelMultiDevice", (void **)&cuda_real.cuLaunchCooperativeKernelMultiDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchCooperativeKernelMultiDevice) &&
@@ -21569,13 +22364,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLaunchHostFunc(cuda_cuLaunchHostFunc_fn *tracer_real,
                                              const void *tracer_caller, CUstream hStream,
                                              CUhostFn fn, void *userData) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLaunchHostFunc_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchHostFunc", (void **)&cuda_real.cuLaunchHostFunc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchHostFunc) &&
@@ -21646,13 +22444,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuFuncSetBlockShape(cuda_cuFuncSetBlockShape_fn *tracer_real,
                                                 const void *tracer_caller, CUfunction hfunc, int x,
                                                 int y, int z) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFuncSetBlockShape_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncSetBlockShape", (void **)&cuda_real.cuFuncSetBlockShape);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, x, y, z);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetBlockShape) &&
@@ -21725,13 +22526,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuFuncSetSharedSize(cuda_cuFuncSetSharedSize_fn *tracer_real,
                                                 const void *tracer_caller, CUfunction hfunc,
                                                 unsigned int bytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFuncSetSharedSize_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncSetSharedSize", (void **)&cuda_real.cuFuncSetSharedSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedSize) &&
@@ -21799,13 +22603,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuParamSetSize(cuda_cuParamSetSize_fn *tracer_real,
                                            const void *tracer_caller, CUfunction hfunc,
                                            unsigned int numbytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuParamSetSize_fn *)tracer_resolve(
         "libcuda.so.1", "cuParamSetSize", (void **)&cuda_real.cuParamSetSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, numbytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetSize) &&
@@ -21872,13 +22679,16 @@ CUresult cuParamSetSize(CUfunction hfunc, unsigned int numbytes) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuParamSeti(cuda_cuParamSeti_fn *tracer_real, const void *tracer_caller,
                                         CUfunction hfunc, int offset, unsigned int value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuParamSeti_fn *)tracer_resolve(
         "libcuda.so.1", "cuParamSeti", (void **)&cuda_real.cuParamSeti);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSeti) &&
@@ -21947,13 +22757,16 @@ CUresult cuParamSeti(CUfunction hfunc, int offset, unsigned int value) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuParamSetf(cuda_cuParamSetf_fn *tracer_real, const void *tracer_caller,
                                         CUfunction hfunc, int offset, float value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuParamSetf_fn *)tracer_resolve(
         "libcuda.so.1", "cuParamSetf", (void **)&cuda_real.cuParamSetf);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetf) &&
@@ -22023,13 +22836,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuParamSetv(cuda_cuParamSetv_fn *tracer_real, const void *tracer_caller,
                                         CUfunction hfunc, int offset, void *ptr,
                                         unsigned int numbytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuParamSetv_fn *)tracer_resolve(
         "libcuda.so.1", "cuParamSetv", (void **)&cuda_real.cuParamSetv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, offset, ptr, numbytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetv) &&
@@ -22102,13 +22918,16 @@ CUresult cuParamSetv(CUfunction hfunc, int offset, void *ptr, unsigned int numby
 __attribute__((noinline))
 static CUresult cuda_traced_cuLaunch(cuda_cuLaunch_fn *tracer_real, const void *tracer_caller,
                                      CUfunction f) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLaunch_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunch", (void **)&cuda_real.cuLaunch);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunch) &&
@@ -22174,13 +22993,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLaunchGrid(cuda_cuLaunchGrid_fn *tracer_real,
                                          const void *tracer_caller, CUfunction f, int grid_width,
                                          int grid_height) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLaunchGrid_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchGrid", (void **)&cuda_real.cuLaunchGrid);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, grid_width, grid_height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGrid) &&
@@ -22252,13 +23074,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLaunchGridAsync(cuda_cuLaunchGridAsync_fn *tracer_real,
                                               const void *tracer_caller, CUfunction f,
                                               int grid_width, int grid_height, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLaunchGridAsync_fn *)tracer_resolve(
         "libcuda.so.1", "cuLaunchGridAsync", (void **)&cuda_real.cuLaunchGridAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, grid_width, grid_height, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLaunchGridAsync) &&
@@ -22332,13 +23157,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuParamSetTexRef(cuda_cuParamSetTexRef_fn *tracer_real,
                                              const void *tracer_caller, CUfunction hfunc,
                                              int texunit, CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuParamSetTexRef_fn *)tracer_resolve(
         "libcuda.so.1", "cuParamSetTexRef", (void **)&cuda_real.cuParamSetTexRef);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, texunit, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuParamSetTexRef) &&
@@ -22410,13 +23238,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuFuncSetSharedMemConfig(cuda_cuFuncSetSharedMemConfig_fn *tracer_real,
                                                      const void *tracer_caller, CUfunction hfunc,
                                                      CUsharedconfig config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuFuncSetSharedMemConfig_fn *)tracer_resolve(
         "libcuda.so.1", "cuFuncSetSharedMemConfig", (void **)&cuda_real.cuFuncSetSharedMemConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hfunc, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuFuncSetSharedMemConfig) &&
@@ -22485,13 +23316,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphCreate(cuda_cuGraphCreate_fn *tracer_real,
                                           const void *tracer_caller, CUgraph *phGraph,
                                           unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphCreate", (void **)&cuda_real.cuGraphCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphCreate) &&
@@ -22563,13 +23397,16 @@ static CUresult cuda_traced_cuGraphAddKernelNode_v2(cuda_cuGraphAddKernelNode_v2
                                                     const CUgraphNode *dependencies,
                                                     size_t numDependencies,
                                                     const CUDA_KERNEL_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddKernelNode_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddKernelNode_v2", (void **)&cuda_real.cuGraphAddKernelNode_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddKernelNode_v2) &&
@@ -22650,13 +23487,16 @@ static CUresult cuda_traced_cuGraphKernelNodeGetParams_v2(cuda_cuGraphKernelNode
                                                           const void *tracer_caller,
                                                           CUgraphNode hNode,
                                                           CUDA_KERNEL_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphKernelNodeGetParams_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphKernelNodeGetParams_v2", (void **)&cuda_real.cuGraphKernelNodeGetParams_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetParams_v2) &&
@@ -22726,13 +23566,16 @@ static CUresult cuda_traced_cuGraphKernelNodeSetParams_v2(cuda_cuGraphKernelNode
                                                           const void *tracer_caller,
                                                           CUgraphNode hNode,
                                                           const CUDA_KERNEL_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphKernelNodeSetParams_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphKernelNodeSetParams_v2", (void **)&cuda_real.cuGraphKernelNodeSetParams_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetParams_v2) &&
@@ -22804,13 +23647,16 @@ static CUresult cuda_traced_cuGraphAddMemcpyNode(cuda_cuGraphAddMemcpyNode_fn *t
                                                  const CUgraphNode *dependencies,
                                                  size_t numDependencies,
                                                  const CUDA_MEMCPY3D *copyParams, CUcontext ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddMemcpyNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddMemcpyNode", (void **)&cuda_real.cuGraphAddMemcpyNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, copyParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemcpyNode) &&
@@ -22892,13 +23738,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphMemcpyNodeGetParams(cuda_cuGraphMemcpyNodeGetParams_fn *tracer_real,
                                                        const void *tracer_caller, CUgraphNode hNode,
                                                        CUDA_MEMCPY3D *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphMemcpyNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemcpyNodeGetParams", (void **)&cuda_real.cuGraphMemcpyNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeGetParams) &&
@@ -22967,13 +23816,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphMemcpyNodeSetParams(cuda_cuGraphMemcpyNodeSetParams_fn *tracer_real,
                                                        const void *tracer_caller, CUgraphNode hNode,
                                                        const CUDA_MEMCPY3D *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphMemcpyNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemcpyNodeSetParams", (void **)&cuda_real.cuGraphMemcpyNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemcpyNodeSetParams) &&
@@ -23046,13 +23898,16 @@ static CUresult cuda_traced_cuGraphAddMemsetNode(cuda_cuGraphAddMemsetNode_fn *t
                                                  size_t numDependencies,
                                                  const CUDA_MEMSET_NODE_PARAMS *memsetParams,
                                                  CUcontext ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddMemsetNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddMemsetNode", (void **)&cuda_real.cuGraphAddMemsetNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, memsetParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemsetNode) &&
@@ -23135,13 +23990,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphMemsetNodeGetParams(cuda_cuGraphMemsetNodeGetParams_fn *tracer_real,
                                                        const void *tracer_caller, CUgraphNode hNode,
                                                        CUDA_MEMSET_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphMemsetNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemsetNodeGetParams", (void **)&cuda_real.cuGraphMemsetNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeGetParams) &&
@@ -23210,13 +24068,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphMemsetNodeSetParams(cuda_cuGraphMemsetNodeSetParams_fn *tracer_real,
                                                        const void *tracer_caller, CUgraphNode hNode,
                                                        const CUDA_MEMSET_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphMemsetNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemsetNodeSetParams", (void **)&cuda_real.cuGraphMemsetNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemsetNodeSetParams) &&
@@ -23287,13 +24148,16 @@ static CUresult cuda_traced_cuGraphAddHostNode(cuda_cuGraphAddHostNode_fn *trace
                                                CUgraph hGraph, const CUgraphNode *dependencies,
                                                size_t numDependencies,
                                                const CUDA_HOST_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddHostNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddHostNode", (void **)&cuda_real.cuGraphAddHostNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddHostNode) &&
@@ -23373,13 +24237,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphHostNodeGetParams(cuda_cuGraphHostNodeGetParams_fn *tracer_real,
                                                      const void *tracer_caller, CUgraphNode hNode,
                                                      CUDA_HOST_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphHostNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphHostNodeGetParams", (void **)&cuda_real.cuGraphHostNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeGetParams) &&
@@ -23448,13 +24315,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphHostNodeSetParams(cuda_cuGraphHostNodeSetParams_fn *tracer_real,
                                                      const void *tracer_caller, CUgraphNode hNode,
                                                      const CUDA_HOST_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphHostNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphHostNodeSetParams", (void **)&cuda_real.cuGraphHostNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphHostNodeSetParams) &&
@@ -23525,13 +24395,16 @@ static CUresult cuda_traced_cuGraphAddChildGraphNode(cuda_cuGraphAddChildGraphNo
                                                      CUgraphNode *phGraphNode, CUgraph hGraph,
                                                      const CUgraphNode *dependencies,
                                                      size_t numDependencies, CUgraph childGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddChildGraphNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddChildGraphNode", (void **)&cuda_real.cuGraphAddChildGraphNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddChildGraphNode) &&
@@ -23611,13 +24484,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphChildGraphNodeGetGraph(cuda_cuGraphChildGraphNodeGetGraph_fn *tracer_real,
                                                           const void *tracer_caller,
                                                           CUgraphNode hNode, CUgraph *phGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphChildGraphNodeGetGraph_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphChildGraphNodeGetGraph", (void **)&cuda_real.cuGraphChildGraphNodeGetGraph);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, phGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphChildGraphNodeGetGraph) &&
@@ -23688,13 +24564,16 @@ static CUresult cuda_traced_cuGraphAddEmptyNode(cuda_cuGraphAddEmptyNode_fn *tra
                                                 const void *tracer_caller, CUgraphNode *phGraphNode,
                                                 CUgraph hGraph, const CUgraphNode *dependencies,
                                                 size_t numDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddEmptyNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddEmptyNode", (void **)&cuda_real.cuGraphAddEmptyNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEmptyNode) &&
@@ -23772,13 +24651,16 @@ static CUresult cuda_traced_cuGraphAddEventRecordNode(cuda_cuGraphAddEventRecord
                                                       CUgraphNode *phGraphNode, CUgraph hGraph,
                                                       const CUgraphNode *dependencies,
                                                       size_t numDependencies, CUevent event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddEventRecordNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddEventRecordNode", (void **)&cuda_real.cuGraphAddEventRecordNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventRecordNode) &&
@@ -23859,13 +24741,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphEventRecordNodeGetEvent(cuda_cuGraphEventRecordNodeGetEvent_fn *tracer_real,
                                                            const void *tracer_caller,
                                                            CUgraphNode hNode, CUevent *event_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphEventRecordNodeGetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphEventRecordNodeGetEvent", (void **)&cuda_real.cuGraphEventRecordNodeGetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeGetEvent) &&
@@ -23935,13 +24820,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphEventRecordNodeSetEvent(cuda_cuGraphEventRecordNodeSetEvent_fn *tracer_real,
                                                            const void *tracer_caller,
                                                            CUgraphNode hNode, CUevent event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphEventRecordNodeSetEvent", (void **)&cuda_real.cuGraphEventRecordNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventRecordNodeSetEvent) &&
@@ -24012,13 +24900,16 @@ static CUresult cuda_traced_cuGraphAddEventWaitNode(cuda_cuGraphAddEventWaitNode
                                                     CUgraphNode *phGraphNode, CUgraph hGraph,
                                                     const CUgraphNode *dependencies,
                                                     size_t numDependencies, CUevent event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddEventWaitNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddEventWaitNode", (void **)&cuda_real.cuGraphAddEventWaitNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddEventWaitNode) &&
@@ -24098,13 +24989,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphEventWaitNodeGetEvent(cuda_cuGraphEventWaitNodeGetEvent_fn *tracer_real,
                                                          const void *tracer_caller,
                                                          CUgraphNode hNode, CUevent *event_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphEventWaitNodeGetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphEventWaitNodeGetEvent", (void **)&cuda_real.cuGraphEventWaitNodeGetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeGetEvent) &&
@@ -24174,13 +25068,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphEventWaitNodeSetEvent(cuda_cuGraphEventWaitNodeSetEvent_fn *tracer_real,
                                                          const void *tracer_caller,
                                                          CUgraphNode hNode, CUevent event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphEventWaitNodeSetEvent", (void **)&cuda_real.cuGraphEventWaitNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphEventWaitNodeSetEvent) &&
@@ -24253,13 +25150,16 @@ static CUresult cuda_traced_cuGraphAddExternalSemaphoresSignalNode(cuda_cuGraphA
                                                                    const CUgraphNode *dependencies,
                                                                    size_t numDependencies,
                                                                    const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddExternalSemaphoresSignalNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddExternalSemaphoresSignalNode", (void **)&cuda_real.cuGraphAddExternalSemaphoresSignalNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresSignalNode) &&
@@ -24343,13 +25243,16 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresSignalNodeGetParams(cuda_cu
                                                                          const void *tracer_caller,
                                                                          CUgraphNode hNode,
                                                                          CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *params_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExternalSemaphoresSignalNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExternalSemaphoresSignalNodeGetParams", (void **)&cuda_real.cuGraphExternalSemaphoresSignalNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeGetParams) &&
@@ -24421,13 +25324,16 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresSignalNodeSetParams(cuda_cu
                                                                          const void *tracer_caller,
                                                                          CUgraphNode hNode,
                                                                          const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExternalSemaphoresSignalNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExternalSemaphoresSignalNodeSetParams", (void **)&cuda_real.cuGraphExternalSemaphoresSignalNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresSignalNodeSetParams) &&
@@ -24502,13 +25408,16 @@ static CUresult cuda_traced_cuGraphAddExternalSemaphoresWaitNode(cuda_cuGraphAdd
                                                                  const CUgraphNode *dependencies,
                                                                  size_t numDependencies,
                                                                  const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddExternalSemaphoresWaitNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddExternalSemaphoresWaitNode", (void **)&cuda_real.cuGraphAddExternalSemaphoresWaitNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddExternalSemaphoresWaitNode) &&
@@ -24591,13 +25500,16 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresWaitNodeGetParams(cuda_cuGr
                                                                        const void *tracer_caller,
                                                                        CUgraphNode hNode,
                                                                        CUDA_EXT_SEM_WAIT_NODE_PARAMS *params_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExternalSemaphoresWaitNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExternalSemaphoresWaitNodeGetParams", (void **)&cuda_real.cuGraphExternalSemaphoresWaitNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeGetParams) &&
@@ -24669,13 +25581,16 @@ static CUresult cuda_traced_cuGraphExternalSemaphoresWaitNodeSetParams(cuda_cuGr
                                                                        const void *tracer_caller,
                                                                        CUgraphNode hNode,
                                                                        const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExternalSemaphoresWaitNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExternalSemaphoresWaitNodeSetParams", (void **)&cuda_real.cuGraphExternalSemaphoresWaitNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExternalSemaphoresWaitNodeSetParams) &&
@@ -24749,13 +25664,16 @@ static CUresult cuda_traced_cuGraphAddBatchMemOpNode(cuda_cuGraphAddBatchMemOpNo
                                                      const CUgraphNode *dependencies,
                                                      size_t numDependencies,
                                                      const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddBatchMemOpNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddBatchMemOpNode", (void **)&cuda_real.cuGraphAddBatchMemOpNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddBatchMemOpNode) &&
@@ -24836,13 +25754,16 @@ static CUresult cuda_traced_cuGraphBatchMemOpNodeGetParams(cuda_cuGraphBatchMemO
                                                            const void *tracer_caller,
                                                            CUgraphNode hNode,
                                                            CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphBatchMemOpNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphBatchMemOpNodeGetParams", (void **)&cuda_real.cuGraphBatchMemOpNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeGetParams) &&
@@ -24913,13 +25834,16 @@ static CUresult cuda_traced_cuGraphBatchMemOpNodeSetParams(cuda_cuGraphBatchMemO
                                                            const void *tracer_caller,
                                                            CUgraphNode hNode,
                                                            const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphBatchMemOpNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphBatchMemOpNodeSetParams", (void **)&cuda_real.cuGraphBatchMemOpNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphBatchMemOpNodeSetParams) &&
@@ -24991,13 +25915,16 @@ static CUresult cuda_traced_cuGraphExecBatchMemOpNodeSetParams(cuda_cuGraphExecB
                                                                CUgraphExec hGraphExec,
                                                                CUgraphNode hNode,
                                                                const CUDA_BATCH_MEM_OP_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecBatchMemOpNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecBatchMemOpNodeSetParams", (void **)&cuda_real.cuGraphExecBatchMemOpNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecBatchMemOpNodeSetParams) &&
@@ -25073,13 +26000,16 @@ static CUresult cuda_traced_cuGraphAddMemAllocNode(cuda_cuGraphAddMemAllocNode_f
                                                    const CUgraphNode *dependencies,
                                                    size_t numDependencies,
                                                    CUDA_MEM_ALLOC_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddMemAllocNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddMemAllocNode", (void **)&cuda_real.cuGraphAddMemAllocNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemAllocNode) &&
@@ -25160,13 +26090,16 @@ static CUresult cuda_traced_cuGraphMemAllocNodeGetParams(cuda_cuGraphMemAllocNod
                                                          const void *tracer_caller,
                                                          CUgraphNode hNode,
                                                          CUDA_MEM_ALLOC_NODE_PARAMS *params_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphMemAllocNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemAllocNodeGetParams", (void **)&cuda_real.cuGraphMemAllocNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemAllocNodeGetParams) &&
@@ -25237,13 +26170,16 @@ static CUresult cuda_traced_cuGraphAddMemFreeNode(cuda_cuGraphAddMemFreeNode_fn 
                                                   CUgraphNode *phGraphNode, CUgraph hGraph,
                                                   const CUgraphNode *dependencies,
                                                   size_t numDependencies, CUdeviceptr dptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddMemFreeNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddMemFreeNode", (void **)&cuda_real.cuGraphAddMemFreeNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, numDependencies, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddMemFreeNode) &&
@@ -25323,13 +26259,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphMemFreeNodeGetParams(cuda_cuGraphMemFreeNodeGetParams_fn *tracer_real,
                                                         const void *tracer_caller,
                                                         CUgraphNode hNode, CUdeviceptr *dptr_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphMemFreeNodeGetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphMemFreeNodeGetParams", (void **)&cuda_real.cuGraphMemFreeNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, dptr_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphMemFreeNodeGetParams) &&
@@ -25398,13 +26337,16 @@ CUresult cuGraphMemFreeNodeGetParams(CUgraphNode hNode, CUdeviceptr *dptr_out) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGraphMemTrim(cuda_cuDeviceGraphMemTrim_fn *tracer_real,
                                                  const void *tracer_caller, CUdevice device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGraphMemTrim_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGraphMemTrim", (void **)&cuda_real.cuDeviceGraphMemTrim);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGraphMemTrim) &&
@@ -25470,13 +26412,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetGraphMemAttribute(cuda_cuDeviceGetGraphMemAttribute_fn *tracer_real,
                                                          const void *tracer_caller, CUdevice device,
                                                          CUgraphMem_attribute attr, void *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetGraphMemAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetGraphMemAttribute", (void **)&cuda_real.cuDeviceGetGraphMemAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetGraphMemAttribute) &&
@@ -25547,13 +26492,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceSetGraphMemAttribute(cuda_cuDeviceSetGraphMemAttribute_fn *tracer_real,
                                                          const void *tracer_caller, CUdevice device,
                                                          CUgraphMem_attribute attr, void *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceSetGraphMemAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceSetGraphMemAttribute", (void **)&cuda_real.cuDeviceSetGraphMemAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceSetGraphMemAttribute) &&
@@ -25624,13 +26572,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphClone(cuda_cuGraphClone_fn *tracer_real,
                                          const void *tracer_caller, CUgraph *phGraphClone,
                                          CUgraph originalGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphClone_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphClone", (void **)&cuda_real.cuGraphClone);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphClone) &&
@@ -25700,13 +26651,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphNodeFindInClone(cuda_cuGraphNodeFindInClone_fn *tracer_real,
                                                    const void *tracer_caller, CUgraphNode *phNode,
                                                    CUgraphNode hOriginalNode, CUgraph hClonedGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphNodeFindInClone_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeFindInClone", (void **)&cuda_real.cuGraphNodeFindInClone);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phNode, hOriginalNode, hClonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeFindInClone) &&
@@ -25779,13 +26733,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphNodeGetType(cuda_cuGraphNodeGetType_fn *tracer_real,
                                                const void *tracer_caller, CUgraphNode hNode,
                                                CUgraphNodeType *type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphNodeGetType_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeGetType", (void **)&cuda_real.cuGraphNodeGetType);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetType) &&
@@ -25854,13 +26811,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphGetNodes(cuda_cuGraphGetNodes_fn *tracer_real,
                                             const void *tracer_caller, CUgraph hGraph,
                                             CUgraphNode *nodes, size_t *numNodes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphGetNodes_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphGetNodes", (void **)&cuda_real.cuGraphGetNodes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetNodes) &&
@@ -25934,13 +26894,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphGetRootNodes(cuda_cuGraphGetRootNodes_fn *tracer_real,
                                                 const void *tracer_caller, CUgraph hGraph,
                                                 CUgraphNode *rootNodes, size_t *numRootNodes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphGetRootNodes_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphGetRootNodes", (void **)&cuda_real.cuGraphGetRootNodes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, rootNodes, numRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetRootNodes) &&
@@ -26015,13 +26978,16 @@ static CUresult cuda_traced_cuGraphGetEdges_v2(cuda_cuGraphGetEdges_v2_fn *trace
                                                const void *tracer_caller, CUgraph hGraph,
                                                CUgraphNode *from, CUgraphNode *to,
                                                CUgraphEdgeData *edgeData, size_t *numEdges) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphGetEdges_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphGetEdges_v2", (void **)&cuda_real.cuGraphGetEdges_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphGetEdges_v2) &&
@@ -26104,13 +27070,16 @@ static CUresult cuda_traced_cuGraphNodeGetDependencies_v2(cuda_cuGraphNodeGetDep
                                                           CUgraphNode *dependencies,
                                                           CUgraphEdgeData *edgeData,
                                                           size_t *numDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphNodeGetDependencies_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeGetDependencies_v2", (void **)&cuda_real.cuGraphNodeGetDependencies_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, dependencies, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependencies_v2) &&
@@ -26190,13 +27159,16 @@ static CUresult cuda_traced_cuGraphNodeGetDependentNodes_v2(cuda_cuGraphNodeGetD
                                                             CUgraphNode *dependentNodes,
                                                             CUgraphEdgeData *edgeData,
                                                             size_t *numDependentNodes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphNodeGetDependentNodes_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeGetDependentNodes_v2", (void **)&cuda_real.cuGraphNodeGetDependentNodes_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, dependentNodes, edgeData, numDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetDependentNodes_v2) &&
@@ -26277,13 +27249,16 @@ static CUresult cuda_traced_cuGraphAddDependencies_v2(cuda_cuGraphAddDependencie
                                                       const CUgraphNode *to,
                                                       const CUgraphEdgeData *edgeData,
                                                       size_t numDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddDependencies_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddDependencies_v2", (void **)&cuda_real.cuGraphAddDependencies_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddDependencies_v2) &&
@@ -26363,13 +27338,16 @@ static CUresult cuda_traced_cuGraphRemoveDependencies_v2(cuda_cuGraphRemoveDepen
                                                          const CUgraphNode *to,
                                                          const CUgraphEdgeData *edgeData,
                                                          size_t numDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphRemoveDependencies_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphRemoveDependencies_v2", (void **)&cuda_real.cuGraphRemoveDependencies_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRemoveDependencies_v2) &&
@@ -26446,13 +27424,16 @@ CUresult cuGraphRemoveDependencies_v2(CUgraph hGraph, const CUgraphNode *from,
 __attribute__((noinline))
 static CUresult cuda_traced_cuGraphDestroyNode(cuda_cuGraphDestroyNode_fn *tracer_real,
                                                const void *tracer_caller, CUgraphNode hNode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphDestroyNode_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphDestroyNode", (void **)&cuda_real.cuGraphDestroyNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroyNode) &&
@@ -26519,13 +27500,16 @@ static CUresult cuda_traced_cuGraphInstantiateWithFlags(cuda_cuGraphInstantiateW
                                                         const void *tracer_caller,
                                                         CUgraphExec *phGraphExec, CUgraph hGraph,
                                                         unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphInstantiateWithFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphInstantiateWithFlags", (void **)&cuda_real.cuGraphInstantiateWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphExec, hGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithFlags) &&
@@ -26600,13 +27584,16 @@ static CUresult cuda_traced_cuGraphInstantiateWithParams(cuda_cuGraphInstantiate
                                                          const void *tracer_caller,
                                                          CUgraphExec *phGraphExec, CUgraph hGraph,
                                                          CUDA_GRAPH_INSTANTIATE_PARAMS *instantiateParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphInstantiateWithParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphInstantiateWithParams", (void **)&cuda_real.cuGraphInstantiateWithParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphExec, hGraph, instantiateParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphInstantiateWithParams) &&
@@ -26680,13 +27667,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphExecGetFlags(cuda_cuGraphExecGetFlags_fn *tracer_real,
                                                 const void *tracer_caller, CUgraphExec hGraphExec,
                                                 cuuint64_t *flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecGetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecGetFlags", (void **)&cuda_real.cuGraphExecGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecGetFlags) &&
@@ -26758,13 +27748,16 @@ static CUresult cuda_traced_cuGraphExecKernelNodeSetParams_v2(cuda_cuGraphExecKe
                                                               CUgraphExec hGraphExec,
                                                               CUgraphNode hNode,
                                                               const CUDA_KERNEL_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecKernelNodeSetParams_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecKernelNodeSetParams_v2", (void **)&cuda_real.cuGraphExecKernelNodeSetParams_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecKernelNodeSetParams_v2) &&
@@ -26840,13 +27833,16 @@ static CUresult cuda_traced_cuGraphExecMemcpyNodeSetParams(cuda_cuGraphExecMemcp
                                                            CUgraphNode hNode,
                                                            const CUDA_MEMCPY3D *copyParams,
                                                            CUcontext ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecMemcpyNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecMemcpyNodeSetParams", (void **)&cuda_real.cuGraphExecMemcpyNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, copyParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemcpyNodeSetParams) &&
@@ -26924,13 +27920,16 @@ static CUresult cuda_traced_cuGraphExecMemsetNodeSetParams(cuda_cuGraphExecMemse
                                                            CUgraphNode hNode,
                                                            const CUDA_MEMSET_NODE_PARAMS *memsetParams,
                                                            CUcontext ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecMemsetNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecMemsetNodeSetParams", (void **)&cuda_real.cuGraphExecMemsetNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, memsetParams, ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecMemsetNodeSetParams) &&
@@ -27006,13 +28005,16 @@ static CUresult cuda_traced_cuGraphExecHostNodeSetParams(cuda_cuGraphExecHostNod
                                                          const void *tracer_caller,
                                                          CUgraphExec hGraphExec, CUgraphNode hNode,
                                                          const CUDA_HOST_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecHostNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecHostNodeSetParams", (void **)&cuda_real.cuGraphExecHostNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecHostNodeSetParams) &&
@@ -27087,13 +28089,16 @@ static CUresult cuda_traced_cuGraphExecChildGraphNodeSetParams(cuda_cuGraphExecC
                                                                CUgraphExec hGraphExec,
                                                                CUgraphNode hNode,
                                                                CUgraph childGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecChildGraphNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecChildGraphNodeSetParams", (void **)&cuda_real.cuGraphExecChildGraphNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecChildGraphNodeSetParams) &&
@@ -27167,13 +28172,16 @@ static CUresult cuda_traced_cuGraphExecEventRecordNodeSetEvent(cuda_cuGraphExecE
                                                                const void *tracer_caller,
                                                                CUgraphExec hGraphExec,
                                                                CUgraphNode hNode, CUevent event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecEventRecordNodeSetEvent", (void **)&cuda_real.cuGraphExecEventRecordNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventRecordNodeSetEvent) &&
@@ -27246,13 +28254,16 @@ static CUresult cuda_traced_cuGraphExecEventWaitNodeSetEvent(cuda_cuGraphExecEve
                                                              const void *tracer_caller,
                                                              CUgraphExec hGraphExec,
                                                              CUgraphNode hNode, CUevent event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecEventWaitNodeSetEvent", (void **)&cuda_real.cuGraphExecEventWaitNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecEventWaitNodeSetEvent) &&
@@ -27326,13 +28337,16 @@ static CUresult cuda_traced_cuGraphExecExternalSemaphoresSignalNodeSetParams(cud
                                                                              CUgraphExec hGraphExec,
                                                                              CUgraphNode hNode,
                                                                              const CUDA_EXT_SEM_SIGNAL_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecExternalSemaphoresSignalNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecExternalSemaphoresSignalNodeSetParams", (void **)&cuda_real.cuGraphExecExternalSemaphoresSignalNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresSignalNodeSetParams) &&
@@ -27409,13 +28423,16 @@ static CUresult cuda_traced_cuGraphExecExternalSemaphoresWaitNodeSetParams(cuda_
                                                                            CUgraphExec hGraphExec,
                                                                            CUgraphNode hNode,
                                                                            const CUDA_EXT_SEM_WAIT_NODE_PARAMS *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecExternalSemaphoresWaitNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecExternalSemaphoresWaitNodeSetParams", (void **)&cuda_real.cuGraphExecExternalSemaphoresWaitNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecExternalSemaphoresWaitNodeSetParams) &&
@@ -27489,13 +28506,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphNodeSetEnabled(cuda_cuGraphNodeSetEnabled_fn *tracer_real,
                                                   const void *tracer_caller, CUgraphExec hGraphExec,
                                                   CUgraphNode hNode, unsigned int isEnabled) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphNodeSetEnabled_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeSetEnabled", (void **)&cuda_real.cuGraphNodeSetEnabled);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetEnabled) &&
@@ -27567,13 +28587,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphNodeGetEnabled(cuda_cuGraphNodeGetEnabled_fn *tracer_real,
                                                   const void *tracer_caller, CUgraphExec hGraphExec,
                                                   CUgraphNode hNode, unsigned int *isEnabled) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphNodeGetEnabled_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeGetEnabled", (void **)&cuda_real.cuGraphNodeGetEnabled);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeGetEnabled) &&
@@ -27646,13 +28669,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphUpload(cuda_cuGraphUpload_fn *tracer_real,
                                           const void *tracer_caller, CUgraphExec hGraphExec,
                                           CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphUpload_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphUpload", (void **)&cuda_real.cuGraphUpload);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphUpload) &&
@@ -27720,13 +28746,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphLaunch(cuda_cuGraphLaunch_fn *tracer_real,
                                           const void *tracer_caller, CUgraphExec hGraphExec,
                                           CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphLaunch_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphLaunch", (void **)&cuda_real.cuGraphLaunch);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphLaunch) &&
@@ -27793,13 +28822,16 @@ CUresult cuGraphLaunch(CUgraphExec hGraphExec, CUstream hStream) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuGraphExecDestroy(cuda_cuGraphExecDestroy_fn *tracer_real,
                                                const void *tracer_caller, CUgraphExec hGraphExec) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecDestroy", (void **)&cuda_real.cuGraphExecDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecDestroy) &&
@@ -27864,13 +28896,16 @@ CUresult cuGraphExecDestroy(CUgraphExec hGraphExec) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuGraphDestroy(cuda_cuGraphDestroy_fn *tracer_real,
                                            const void *tracer_caller, CUgraph hGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphDestroy", (void **)&cuda_real.cuGraphDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDestroy) &&
@@ -27937,13 +28972,16 @@ static CUresult cuda_traced_cuGraphExecUpdate_v2(cuda_cuGraphExecUpdate_v2_fn *t
                                                  const void *tracer_caller, CUgraphExec hGraphExec,
                                                  CUgraph hGraph,
                                                  CUgraphExecUpdateResultInfo *resultInfo) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecUpdate_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecUpdate_v2", (void **)&cuda_real.cuGraphExecUpdate_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, resultInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecUpdate_v2) &&
@@ -28016,13 +29054,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphKernelNodeCopyAttributes(cuda_cuGraphKernelNodeCopyAttributes_fn *tracer_real,
                                                             const void *tracer_caller,
                                                             CUgraphNode dst, CUgraphNode src) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphKernelNodeCopyAttributes_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphKernelNodeCopyAttributes", (void **)&cuda_real.cuGraphKernelNodeCopyAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeCopyAttributes) &&
@@ -28093,13 +29134,16 @@ static CUresult cuda_traced_cuGraphKernelNodeGetAttribute(cuda_cuGraphKernelNode
                                                           CUgraphNode hNode,
                                                           CUkernelNodeAttrID attr,
                                                           CUkernelNodeAttrValue *value_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphKernelNodeGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphKernelNodeGetAttribute", (void **)&cuda_real.cuGraphKernelNodeGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeGetAttribute) &&
@@ -28174,13 +29218,16 @@ static CUresult cuda_traced_cuGraphKernelNodeSetAttribute(cuda_cuGraphKernelNode
                                                           CUgraphNode hNode,
                                                           CUkernelNodeAttrID attr,
                                                           const CUkernelNodeAttrValue *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphKernelNodeSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphKernelNodeSetAttribute", (void **)&cuda_real.cuGraphKernelNodeSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphKernelNodeSetAttribute) &&
@@ -28252,13 +29299,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphDebugDotPrint(cuda_cuGraphDebugDotPrint_fn *tracer_real,
                                                  const void *tracer_caller, CUgraph hGraph,
                                                  const char *path, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphDebugDotPrint_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphDebugDotPrint", (void **)&cuda_real.cuGraphDebugDotPrint);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraph, path, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphDebugDotPrint) &&
@@ -28330,13 +29380,16 @@ static CUresult cuda_traced_cuUserObjectCreate(cuda_cuUserObjectCreate_fn *trace
                                                const void *tracer_caller, CUuserObject *object_out,
                                                void *ptr, CUhostFn destroy,
                                                unsigned int initialRefcount, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuUserObjectCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuUserObjectCreate", (void **)&cuda_real.cuUserObjectCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectCreate) &&
@@ -28415,13 +29468,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuUserObjectRetain(cuda_cuUserObjectRetain_fn *tracer_real,
                                                const void *tracer_caller, CUuserObject object,
                                                unsigned int count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuUserObjectRetain_fn *)tracer_resolve(
         "libcuda.so.1", "cuUserObjectRetain", (void **)&cuda_real.cuUserObjectRetain);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRetain) &&
@@ -28489,13 +29545,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuUserObjectRelease(cuda_cuUserObjectRelease_fn *tracer_real,
                                                 const void *tracer_caller, CUuserObject object,
                                                 unsigned int count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuUserObjectRelease_fn *)tracer_resolve(
         "libcuda.so.1", "cuUserObjectRelease", (void **)&cuda_real.cuUserObjectRelease);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuUserObjectRelease) &&
@@ -28564,13 +29623,16 @@ static CUresult cuda_traced_cuGraphRetainUserObject(cuda_cuGraphRetainUserObject
                                                     const void *tracer_caller, CUgraph graph,
                                                     CUuserObject object, unsigned int count,
                                                     unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphRetainUserObject_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphRetainUserObject", (void **)&cuda_real.cuGraphRetainUserObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, object, count, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphRetainUserObject) &&
@@ -28645,13 +29707,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphReleaseUserObject(cuda_cuGraphReleaseUserObject_fn *tracer_real,
                                                      const void *tracer_caller, CUgraph graph,
                                                      CUuserObject object, unsigned int count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphReleaseUserObject_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphReleaseUserObject", (void **)&cuda_real.cuGraphReleaseUserObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphReleaseUserObject) &&
@@ -28724,13 +29789,16 @@ static CUresult cuda_traced_cuGraphAddNode_v2(cuda_cuGraphAddNode_v2_fn *tracer_
                                               CUgraph hGraph, const CUgraphNode *dependencies,
                                               const CUgraphEdgeData *dependencyData,
                                               size_t numDependencies, CUgraphNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphAddNode_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphAddNode_v2", (void **)&cuda_real.cuGraphAddNode_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphAddNode_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phGraphNode, hGraph, dependencies, dependencyData, numDependencies,
                        nodeParams);
   }
@@ -28816,13 +29884,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphNodeSetParams(cuda_cuGraphNodeSetParams_fn *tracer_real,
                                                  const void *tracer_caller, CUgraphNode hNode,
                                                  CUgraphNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphNodeSetParams", (void **)&cuda_real.cuGraphNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphNodeSetParams) &&
@@ -28892,13 +29963,16 @@ static CUresult cuda_traced_cuGraphExecNodeSetParams(cuda_cuGraphExecNodeSetPara
                                                      const void *tracer_caller,
                                                      CUgraphExec hGraphExec, CUgraphNode hNode,
                                                      CUgraphNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphExecNodeSetParams_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphExecNodeSetParams", (void **)&cuda_real.cuGraphExecNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphExecNodeSetParams) &&
@@ -28974,13 +30048,16 @@ static CUresult cuda_traced_cuGraphConditionalHandleCreate(cuda_cuGraphCondition
                                                            CUgraph hGraph, CUcontext ctx,
                                                            unsigned int defaultLaunchValue,
                                                            unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphConditionalHandleCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphConditionalHandleCreate", (void **)&cuda_real.cuGraphConditionalHandleCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle_out, hGraph, ctx, defaultLaunchValue, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphConditionalHandleCreate) &&
@@ -29064,13 +30141,16 @@ static CUresult cuda_traced_cuOccupancyMaxActiveBlocksPerMultiprocessor(cuda_cuO
                                                                         CUfunction func,
                                                                         int blockSize,
                                                                         size_t dynamicSMemSize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&cuda_real.cuOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -29152,13 +30232,16 @@ static CUresult cuda_traced_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
                                                                                  int blockSize,
                                                                                  size_t dynamicSMemSize,
                                                                                  unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&cuda_real.cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -29245,13 +30328,16 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialBlockSize(cuda_cuOccupancyMax
                                                              CUoccupancyB2DSize blockSizeToDynamicSMemSize,
                                                              size_t dynamicSMemSize,
                                                              int blockSizeLimit) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxPotentialBlockSize", (void **)&cuda_real.cuOccupancyMaxPotentialBlockSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
                        blockSizeLimit);
   }
@@ -29345,13 +30431,16 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialBlockSizeWithFlags(cuda_cuOcc
                                                                       size_t dynamicSMemSize,
                                                                       int blockSizeLimit,
                                                                       unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuOccupancyMaxPotentialBlockSizeWithFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxPotentialBlockSizeWithFlags", (void **)&cuda_real.cuOccupancyMaxPotentialBlockSizeWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialBlockSizeWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(minGridSize, blockSize, func, blockSizeToDynamicSMemSize, dynamicSMemSize,
                        blockSizeLimit, flags);
   }
@@ -29448,13 +30537,16 @@ static CUresult cuda_traced_cuOccupancyAvailableDynamicSMemPerBlock(cuda_cuOccup
                                                                     size_t *dynamicSmemSize,
                                                                     CUfunction func, int numBlocks,
                                                                     int blockSize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuOccupancyAvailableDynamicSMemPerBlock_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyAvailableDynamicSMemPerBlock", (void **)&cuda_real.cuOccupancyAvailableDynamicSMemPerBlock);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyAvailableDynamicSMemPerBlock) &&
@@ -29533,13 +30625,16 @@ static CUresult cuda_traced_cuOccupancyMaxPotentialClusterSize(cuda_cuOccupancyM
                                                                const void *tracer_caller,
                                                                int *clusterSize, CUfunction func,
                                                                const CUlaunchConfig *config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuOccupancyMaxPotentialClusterSize_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxPotentialClusterSize", (void **)&cuda_real.cuOccupancyMaxPotentialClusterSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(clusterSize, func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxPotentialClusterSize) &&
@@ -29614,13 +30709,16 @@ static CUresult cuda_traced_cuOccupancyMaxActiveClusters(cuda_cuOccupancyMaxActi
                                                          const void *tracer_caller,
                                                          int *numClusters, CUfunction func,
                                                          const CUlaunchConfig *config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuOccupancyMaxActiveClusters_fn *)tracer_resolve(
         "libcuda.so.1", "cuOccupancyMaxActiveClusters", (void **)&cuda_real.cuOccupancyMaxActiveClusters);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numClusters, func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuOccupancyMaxActiveClusters) &&
@@ -29694,13 +30792,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefSetArray(cuda_cuTexRefSetArray_fn *tracer_real,
                                              const void *tracer_caller, CUtexref hTexRef,
                                              CUarray hArray, unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetArray", (void **)&cuda_real.cuTexRefSetArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, hArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetArray) &&
@@ -29773,13 +30874,16 @@ static CUresult cuda_traced_cuTexRefSetMipmappedArray(cuda_cuTexRefSetMipmappedA
                                                       const void *tracer_caller, CUtexref hTexRef,
                                                       CUmipmappedArray hMipmappedArray,
                                                       unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetMipmappedArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetMipmappedArray", (void **)&cuda_real.cuTexRefSetMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, hMipmappedArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmappedArray) &&
@@ -29852,13 +30956,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefSetAddress_v2(cuda_cuTexRefSetAddress_v2_fn *tracer_real,
                                                   const void *tracer_caller, size_t *ByteOffset,
                                                   CUtexref hTexRef, CUdeviceptr dptr, size_t bytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetAddress_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetAddress_v2", (void **)&cuda_real.cuTexRefSetAddress_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ByteOffset, hTexRef, dptr, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress_v2) &&
@@ -29934,13 +31041,16 @@ static CUresult cuda_traced_cuTexRefSetAddress2D_v3(cuda_cuTexRefSetAddress2D_v3
                                                     const void *tracer_caller, CUtexref hTexRef,
                                                     const CUDA_ARRAY_DESCRIPTOR *desc,
                                                     CUdeviceptr dptr, size_t Pitch) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetAddress2D_v3_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetAddress2D_v3", (void **)&cuda_real.cuTexRefSetAddress2D_v3);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, desc, dptr, Pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddress2D_v3) &&
@@ -30015,13 +31125,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefSetFormat(cuda_cuTexRefSetFormat_fn *tracer_real,
                                               const void *tracer_caller, CUtexref hTexRef,
                                               CUarray_format fmt, int NumPackedComponents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetFormat_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetFormat", (void **)&cuda_real.cuTexRefSetFormat);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fmt, NumPackedComponents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFormat) &&
@@ -30093,13 +31206,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefSetAddressMode(cuda_cuTexRefSetAddressMode_fn *tracer_real,
                                                    const void *tracer_caller, CUtexref hTexRef,
                                                    int dim, CUaddress_mode am) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetAddressMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetAddressMode", (void **)&cuda_real.cuTexRefSetAddressMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, dim, am);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetAddressMode) &&
@@ -30170,13 +31286,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefSetFilterMode(cuda_cuTexRefSetFilterMode_fn *tracer_real,
                                                   const void *tracer_caller, CUtexref hTexRef,
                                                   CUfilter_mode fm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetFilterMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetFilterMode", (void **)&cuda_real.cuTexRefSetFilterMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFilterMode) &&
@@ -30244,13 +31363,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefSetMipmapFilterMode(cuda_cuTexRefSetMipmapFilterMode_fn *tracer_real,
                                                         const void *tracer_caller, CUtexref hTexRef,
                                                         CUfilter_mode fm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetMipmapFilterMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetMipmapFilterMode", (void **)&cuda_real.cuTexRefSetMipmapFilterMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapFilterMode) &&
@@ -30319,13 +31441,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefSetMipmapLevelBias(cuda_cuTexRefSetMipmapLevelBias_fn *tracer_real,
                                                        const void *tracer_caller, CUtexref hTexRef,
                                                        float bias) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetMipmapLevelBias_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetMipmapLevelBias", (void **)&cuda_real.cuTexRefSetMipmapLevelBias);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, bias);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelBias) &&
@@ -30395,13 +31520,16 @@ static CUresult cuda_traced_cuTexRefSetMipmapLevelClamp(cuda_cuTexRefSetMipmapLe
                                                         const void *tracer_caller, CUtexref hTexRef,
                                                         float minMipmapLevelClamp,
                                                         float maxMipmapLevelClamp) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetMipmapLevelClamp_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetMipmapLevelClamp", (void **)&cuda_real.cuTexRefSetMipmapLevelClamp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, minMipmapLevelClamp, maxMipmapLevelClamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMipmapLevelClamp) &&
@@ -30474,13 +31602,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefSetMaxAnisotropy(cuda_cuTexRefSetMaxAnisotropy_fn *tracer_real,
                                                      const void *tracer_caller, CUtexref hTexRef,
                                                      unsigned int maxAniso) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetMaxAnisotropy_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetMaxAnisotropy", (void **)&cuda_real.cuTexRefSetMaxAnisotropy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, maxAniso);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetMaxAnisotropy) &&
@@ -30549,13 +31680,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefSetBorderColor(cuda_cuTexRefSetBorderColor_fn *tracer_real,
                                                    const void *tracer_caller, CUtexref hTexRef,
                                                    float *pBorderColor) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetBorderColor_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetBorderColor", (void **)&cuda_real.cuTexRefSetBorderColor);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, pBorderColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetBorderColor) &&
@@ -30625,13 +31759,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefSetFlags(cuda_cuTexRefSetFlags_fn *tracer_real,
                                              const void *tracer_caller, CUtexref hTexRef,
                                              unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefSetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefSetFlags", (void **)&cuda_real.cuTexRefSetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefSetFlags) &&
@@ -30699,13 +31836,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefGetAddress_v2(cuda_cuTexRefGetAddress_v2_fn *tracer_real,
                                                   const void *tracer_caller, CUdeviceptr *pdptr,
                                                   CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetAddress_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetAddress_v2", (void **)&cuda_real.cuTexRefGetAddress_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pdptr, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddress_v2) &&
@@ -30774,13 +31914,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefGetArray(cuda_cuTexRefGetArray_fn *tracer_real,
                                              const void *tracer_caller, CUarray *phArray,
                                              CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetArray", (void **)&cuda_real.cuTexRefGetArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phArray, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetArray) &&
@@ -30850,13 +31993,16 @@ static CUresult cuda_traced_cuTexRefGetMipmappedArray(cuda_cuTexRefGetMipmappedA
                                                       const void *tracer_caller,
                                                       CUmipmappedArray *phMipmappedArray,
                                                       CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetMipmappedArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetMipmappedArray", (void **)&cuda_real.cuTexRefGetMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phMipmappedArray, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmappedArray) &&
@@ -30926,13 +32072,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefGetAddressMode(cuda_cuTexRefGetAddressMode_fn *tracer_real,
                                                    const void *tracer_caller, CUaddress_mode *pam,
                                                    CUtexref hTexRef, int dim) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetAddressMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetAddressMode", (void **)&cuda_real.cuTexRefGetAddressMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pam, hTexRef, dim);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetAddressMode) &&
@@ -31004,13 +32153,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefGetFilterMode(cuda_cuTexRefGetFilterMode_fn *tracer_real,
                                                   const void *tracer_caller, CUfilter_mode *pfm,
                                                   CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetFilterMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetFilterMode", (void **)&cuda_real.cuTexRefGetFilterMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pfm, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFilterMode) &&
@@ -31079,13 +32231,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefGetFormat(cuda_cuTexRefGetFormat_fn *tracer_real,
                                               const void *tracer_caller, CUarray_format *pFormat,
                                               int *pNumChannels, CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetFormat_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetFormat", (void **)&cuda_real.cuTexRefGetFormat);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFormat, pNumChannels, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFormat) &&
@@ -31159,13 +32314,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefGetMipmapFilterMode(cuda_cuTexRefGetMipmapFilterMode_fn *tracer_real,
                                                         const void *tracer_caller,
                                                         CUfilter_mode *pfm, CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetMipmapFilterMode_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetMipmapFilterMode", (void **)&cuda_real.cuTexRefGetMipmapFilterMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pfm, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapFilterMode) &&
@@ -31235,13 +32393,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefGetMipmapLevelBias(cuda_cuTexRefGetMipmapLevelBias_fn *tracer_real,
                                                        const void *tracer_caller, float *pbias,
                                                        CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetMipmapLevelBias_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetMipmapLevelBias", (void **)&cuda_real.cuTexRefGetMipmapLevelBias);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pbias, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelBias) &&
@@ -31313,13 +32474,16 @@ static CUresult cuda_traced_cuTexRefGetMipmapLevelClamp(cuda_cuTexRefGetMipmapLe
                                                         float *pminMipmapLevelClamp,
                                                         float *pmaxMipmapLevelClamp,
                                                         CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetMipmapLevelClamp_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetMipmapLevelClamp", (void **)&cuda_real.cuTexRefGetMipmapLevelClamp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMipmapLevelClamp) &&
@@ -31395,13 +32559,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefGetMaxAnisotropy(cuda_cuTexRefGetMaxAnisotropy_fn *tracer_real,
                                                      const void *tracer_caller, int *pmaxAniso,
                                                      CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetMaxAnisotropy_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetMaxAnisotropy", (void **)&cuda_real.cuTexRefGetMaxAnisotropy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pmaxAniso, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetMaxAnisotropy) &&
@@ -31471,13 +32638,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefGetBorderColor(cuda_cuTexRefGetBorderColor_fn *tracer_real,
                                                    const void *tracer_caller, float *pBorderColor,
                                                    CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetBorderColor_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetBorderColor", (void **)&cuda_real.cuTexRefGetBorderColor);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pBorderColor, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetBorderColor) &&
@@ -31547,13 +32717,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefGetFlags(cuda_cuTexRefGetFlags_fn *tracer_real,
                                              const void *tracer_caller, unsigned int *pFlags,
                                              CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefGetFlags_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefGetFlags", (void **)&cuda_real.cuTexRefGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFlags, hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefGetFlags) &&
@@ -31621,13 +32794,16 @@ CUresult cuTexRefGetFlags(unsigned int *pFlags, CUtexref hTexRef) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefCreate(cuda_cuTexRefCreate_fn *tracer_real,
                                            const void *tracer_caller, CUtexref *pTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefCreate", (void **)&cuda_real.cuTexRefCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefCreate) &&
@@ -31693,13 +32869,16 @@ CUresult cuTexRefCreate(CUtexref *pTexRef) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuTexRefDestroy(cuda_cuTexRefDestroy_fn *tracer_real,
                                             const void *tracer_caller, CUtexref hTexRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexRefDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexRefDestroy", (void **)&cuda_real.cuTexRefDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTexRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexRefDestroy) &&
@@ -31765,13 +32944,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuSurfRefSetArray(cuda_cuSurfRefSetArray_fn *tracer_real,
                                               const void *tracer_caller, CUsurfref hSurfRef,
                                               CUarray hArray, unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuSurfRefSetArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuSurfRefSetArray", (void **)&cuda_real.cuSurfRefSetArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hSurfRef, hArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefSetArray) &&
@@ -31843,13 +33025,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuSurfRefGetArray(cuda_cuSurfRefGetArray_fn *tracer_real,
                                               const void *tracer_caller, CUarray *phArray,
                                               CUsurfref hSurfRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuSurfRefGetArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuSurfRefGetArray", (void **)&cuda_real.cuSurfRefGetArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phArray, hSurfRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfRefGetArray) &&
@@ -31920,13 +33105,16 @@ static CUresult cuda_traced_cuTexObjectCreate(cuda_cuTexObjectCreate_fn *tracer_
                                               const CUDA_RESOURCE_DESC *pResDesc,
                                               const CUDA_TEXTURE_DESC *pTexDesc,
                                               const CUDA_RESOURCE_VIEW_DESC *pResViewDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexObjectCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexObjectCreate", (void **)&cuda_real.cuTexObjectCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectCreate) &&
@@ -32002,13 +33190,16 @@ CUresult cuTexObjectCreate(CUtexObject *pTexObject, const CUDA_RESOURCE_DESC *pR
 __attribute__((noinline))
 static CUresult cuda_traced_cuTexObjectDestroy(cuda_cuTexObjectDestroy_fn *tracer_real,
                                                const void *tracer_caller, CUtexObject texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexObjectDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexObjectDestroy", (void **)&cuda_real.cuTexObjectDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectDestroy) &&
@@ -32075,13 +33266,16 @@ static CUresult cuda_traced_cuTexObjectGetResourceDesc(cuda_cuTexObjectGetResour
                                                        const void *tracer_caller,
                                                        CUDA_RESOURCE_DESC *pResDesc,
                                                        CUtexObject texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexObjectGetResourceDesc_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexObjectGetResourceDesc", (void **)&cuda_real.cuTexObjectGetResourceDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceDesc) &&
@@ -32151,13 +33345,16 @@ static CUresult cuda_traced_cuTexObjectGetTextureDesc(cuda_cuTexObjectGetTexture
                                                       const void *tracer_caller,
                                                       CUDA_TEXTURE_DESC *pTexDesc,
                                                       CUtexObject texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexObjectGetTextureDesc_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexObjectGetTextureDesc", (void **)&cuda_real.cuTexObjectGetTextureDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetTextureDesc) &&
@@ -32227,13 +33424,16 @@ static CUresult cuda_traced_cuTexObjectGetResourceViewDesc(cuda_cuTexObjectGetRe
                                                            const void *tracer_caller,
                                                            CUDA_RESOURCE_VIEW_DESC *pResViewDesc,
                                                            CUtexObject texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTexObjectGetResourceViewDesc_fn *)tracer_resolve(
         "libcuda.so.1", "cuTexObjectGetResourceViewDesc", (void **)&cuda_real.cuTexObjectGetResourceViewDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTexObjectGetResourceViewDesc) &&
@@ -32302,13 +33502,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuSurfObjectCreate(cuda_cuSurfObjectCreate_fn *tracer_real,
                                                const void *tracer_caller, CUsurfObject *pSurfObject,
                                                const CUDA_RESOURCE_DESC *pResDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuSurfObjectCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuSurfObjectCreate", (void **)&cuda_real.cuSurfObjectCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pSurfObject, pResDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectCreate) &&
@@ -32377,13 +33580,16 @@ CUresult cuSurfObjectCreate(CUsurfObject *pSurfObject, const CUDA_RESOURCE_DESC 
 __attribute__((noinline))
 static CUresult cuda_traced_cuSurfObjectDestroy(cuda_cuSurfObjectDestroy_fn *tracer_real,
                                                 const void *tracer_caller, CUsurfObject surfObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuSurfObjectDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuSurfObjectDestroy", (void **)&cuda_real.cuSurfObjectDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectDestroy) &&
@@ -32450,13 +33656,16 @@ static CUresult cuda_traced_cuSurfObjectGetResourceDesc(cuda_cuSurfObjectGetReso
                                                         const void *tracer_caller,
                                                         CUDA_RESOURCE_DESC *pResDesc,
                                                         CUsurfObject surfObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuSurfObjectGetResourceDesc_fn *)tracer_resolve(
         "libcuda.so.1", "cuSurfObjectGetResourceDesc", (void **)&cuda_real.cuSurfObjectGetResourceDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuSurfObjectGetResourceDesc) &&
@@ -32535,13 +33744,16 @@ static CUresult cuda_traced_cuTensorMapEncodeTiled(cuda_cuTensorMapEncodeTiled_f
                                                    CUtensorMapSwizzle swizzle,
                                                    CUtensorMapL2promotion l2Promotion,
                                                    CUtensorMapFloatOOBfill oobFill) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTensorMapEncodeTiled_fn *)tracer_resolve(
         "libcuda.so.1", "cuTensorMapEncodeTiled", (void **)&cuda_real.cuTensorMapEncodeTiled);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeTiled__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
                        globalStrides, boxDim, elementStrides, interleave, swizzle, l2Promotion,
                        oobFill);
@@ -32661,13 +33873,16 @@ static CUresult cuda_traced_cuTensorMapEncodeIm2col(cuda_cuTensorMapEncodeIm2col
                                                     CUtensorMapSwizzle swizzle,
                                                     CUtensorMapL2promotion l2Promotion,
                                                     CUtensorMapFloatOOBfill oobFill) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTensorMapEncodeIm2col_fn *)tracer_resolve(
         "libcuda.so.1", "cuTensorMapEncodeIm2col", (void **)&cuda_real.cuTensorMapEncodeIm2col);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2col__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
                        globalStrides, pixelBoxLowerCorner, pixelBoxUpperCorner, channelsPerPixel,
                        pixelsPerColumn, elementStrides, interleave, swizzle, l2Promotion, oobFill);
@@ -32802,13 +34017,16 @@ static CUresult cuda_traced_cuTensorMapEncodeIm2colWide(cuda_cuTensorMapEncodeIm
                                                         CUtensorMapSwizzle swizzle,
                                                         CUtensorMapL2promotion l2Promotion,
                                                         CUtensorMapFloatOOBfill oobFill) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTensorMapEncodeIm2colWide_fn *)tracer_resolve(
         "libcuda.so.1", "cuTensorMapEncodeIm2colWide", (void **)&cuda_real.cuTensorMapEncodeIm2colWide);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapEncodeIm2colWide__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tensorMap, tensorDataType, tensorRank, globalAddress, globalDim,
                        globalStrides, pixelBoxLowerCornerWidth, pixelBoxUpperCornerWidth,
                        channelsPerPixel, pixelsPerColumn, elementStrides, interleave, mode, swizzle,
@@ -32935,13 +34153,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuTensorMapReplaceAddress(cuda_cuTensorMapReplaceAddress_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       CUtensorMap *tensorMap, void *globalAddress) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuTensorMapReplaceAddress_fn *)tracer_resolve(
         "libcuda.so.1", "cuTensorMapReplaceAddress", (void **)&cuda_real.cuTensorMapReplaceAddress);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tensorMap, globalAddress);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuTensorMapReplaceAddress) &&
@@ -33010,13 +34231,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceCanAccessPeer(cuda_cuDeviceCanAccessPeer_fn *tracer_real,
                                                   const void *tracer_caller, int *canAccessPeer,
                                                   CUdevice dev, CUdevice peerDev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceCanAccessPeer_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceCanAccessPeer", (void **)&cuda_real.cuDeviceCanAccessPeer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, dev, peerDev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceCanAccessPeer) &&
@@ -33089,13 +34313,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCtxEnablePeerAccess(cuda_cuCtxEnablePeerAccess_fn *tracer_real,
                                                   const void *tracer_caller, CUcontext peerContext,
                                                   unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxEnablePeerAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxEnablePeerAccess", (void **)&cuda_real.cuCtxEnablePeerAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerContext, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxEnablePeerAccess) &&
@@ -33163,13 +34390,16 @@ CUresult cuCtxEnablePeerAccess(CUcontext peerContext, unsigned int Flags) {
 __attribute__((noinline))
 static CUresult cuda_traced_cuCtxDisablePeerAccess(cuda_cuCtxDisablePeerAccess_fn *tracer_real,
                                                    const void *tracer_caller, CUcontext peerContext) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxDisablePeerAccess_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxDisablePeerAccess", (void **)&cuda_real.cuCtxDisablePeerAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxDisablePeerAccess) &&
@@ -33236,13 +34466,16 @@ static CUresult cuda_traced_cuDeviceGetP2PAttribute(cuda_cuDeviceGetP2PAttribute
                                                     const void *tracer_caller, int *value,
                                                     CUdevice_P2PAttribute attrib,
                                                     CUdevice srcDevice, CUdevice dstDevice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetP2PAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetP2PAttribute", (void **)&cuda_real.cuDeviceGetP2PAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attrib, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAttribute) &&
@@ -33321,13 +34554,16 @@ static CUresult cuda_traced_cuDeviceGetP2PAtomicCapabilities(cuda_cuDeviceGetP2P
                                                              const CUatomicOperation *operations,
                                                              unsigned int count, CUdevice srcDevice,
                                                              CUdevice dstDevice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetP2PAtomicCapabilities_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetP2PAtomicCapabilities", (void **)&cuda_real.cuDeviceGetP2PAtomicCapabilities);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetP2PAtomicCapabilities) &&
@@ -33408,13 +34644,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphicsUnregisterResource(cuda_cuGraphicsUnregisterResource_fn *tracer_real,
                                                          const void *tracer_caller,
                                                          CUgraphicsResource resource) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphicsUnregisterResource_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsUnregisterResource", (void **)&cuda_real.cuGraphicsUnregisterResource);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnregisterResource) &&
@@ -33484,13 +34723,16 @@ static CUresult cuda_traced_cuGraphicsSubResourceGetMappedArray(cuda_cuGraphicsS
                                                                 CUgraphicsResource resource,
                                                                 unsigned int arrayIndex,
                                                                 unsigned int mipLevel) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphicsSubResourceGetMappedArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsSubResourceGetMappedArray", (void **)&cuda_real.cuGraphicsSubResourceGetMappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pArray, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsSubResourceGetMappedArray) &&
@@ -33567,13 +34809,16 @@ static CUresult cuda_traced_cuGraphicsResourceGetMappedMipmappedArray(cuda_cuGra
                                                                       const void *tracer_caller,
                                                                       CUmipmappedArray *pMipmappedArray,
                                                                       CUgraphicsResource resource) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphicsResourceGetMappedMipmappedArray_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsResourceGetMappedMipmappedArray", (void **)&cuda_real.cuGraphicsResourceGetMappedMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pMipmappedArray, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedMipmappedArray) &&
@@ -33647,13 +34892,16 @@ static CUresult cuda_traced_cuGraphicsResourceGetMappedPointer_v2(cuda_cuGraphic
                                                                   CUdeviceptr *pDevPtr,
                                                                   size_t *pSize,
                                                                   CUgraphicsResource resource) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphicsResourceGetMappedPointer_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsResourceGetMappedPointer_v2", (void **)&cuda_real.cuGraphicsResourceGetMappedPointer_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pDevPtr, pSize, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceGetMappedPointer_v2) &&
@@ -33729,13 +34977,16 @@ static CUresult cuda_traced_cuGraphicsResourceSetMapFlags_v2(cuda_cuGraphicsReso
                                                              const void *tracer_caller,
                                                              CUgraphicsResource resource,
                                                              unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphicsResourceSetMapFlags_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsResourceSetMapFlags_v2", (void **)&cuda_real.cuGraphicsResourceSetMapFlags_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsResourceSetMapFlags_v2) &&
@@ -33804,13 +35055,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGraphicsMapResources(cuda_cuGraphicsMapResources_fn *tracer_real,
                                                    const void *tracer_caller, unsigned int count,
                                                    CUgraphicsResource *resources, CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphicsMapResources_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsMapResources", (void **)&cuda_real.cuGraphicsMapResources);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsMapResources) &&
@@ -33884,13 +35138,16 @@ static CUresult cuda_traced_cuGraphicsUnmapResources(cuda_cuGraphicsUnmapResourc
                                                      const void *tracer_caller, unsigned int count,
                                                      CUgraphicsResource *resources,
                                                      CUstream hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGraphicsUnmapResources_fn *)tracer_resolve(
         "libcuda.so.1", "cuGraphicsUnmapResources", (void **)&cuda_real.cuGraphicsUnmapResources);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGraphicsUnmapResources) &&
@@ -33965,13 +35222,16 @@ static CUresult cuda_traced_cuGetProcAddress_v2(cuda_cuGetProcAddress_v2_fn *tra
                                                 const void *tracer_caller, const char *symbol,
                                                 void **pfn, int cudaVersion, cuuint64_t flags,
                                                 CUdriverProcAddressQueryResult *symbolStatus) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGetProcAddress_v2_fn *)tracer_resolve(
         "libcuda.so.1", "cuGetProcAddress_v2", (void **)&cuda_real.cuGetProcAddress_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetProcAddress_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, pfn, cudaVersion, flags, symbolStatus);
   }
   cuda_depth++;
@@ -34035,13 +35295,16 @@ static CUresult cuda_traced_cuCoredumpGetAttribute(cuda_cuCoredumpGetAttribute_f
                                                    const void *tracer_caller,
                                                    CUcoredumpSettings attrib, void *value,
                                                    size_t *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCoredumpGetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuCoredumpGetAttribute", (void **)&cuda_real.cuCoredumpGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttribute) &&
@@ -34114,13 +35377,16 @@ static CUresult cuda_traced_cuCoredumpGetAttributeGlobal(cuda_cuCoredumpGetAttri
                                                          const void *tracer_caller,
                                                          CUcoredumpSettings attrib, void *value,
                                                          size_t *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCoredumpGetAttributeGlobal_fn *)tracer_resolve(
         "libcuda.so.1", "cuCoredumpGetAttributeGlobal", (void **)&cuda_real.cuCoredumpGetAttributeGlobal);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpGetAttributeGlobal) &&
@@ -34193,13 +35459,16 @@ static CUresult cuda_traced_cuCoredumpSetAttribute(cuda_cuCoredumpSetAttribute_f
                                                    const void *tracer_caller,
                                                    CUcoredumpSettings attrib, void *value,
                                                    size_t *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCoredumpSetAttribute_fn *)tracer_resolve(
         "libcuda.so.1", "cuCoredumpSetAttribute", (void **)&cuda_real.cuCoredumpSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttribute) &&
@@ -34272,13 +35541,16 @@ static CUresult cuda_traced_cuCoredumpSetAttributeGlobal(cuda_cuCoredumpSetAttri
                                                          const void *tracer_caller,
                                                          CUcoredumpSettings attrib, void *value,
                                                          size_t *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCoredumpSetAttributeGlobal_fn *)tracer_resolve(
         "libcuda.so.1", "cuCoredumpSetAttributeGlobal", (void **)&cuda_real.cuCoredumpSetAttributeGlobal);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attrib, value, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCoredumpSetAttributeGlobal) &&
@@ -34350,13 +35622,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGetExportTable(cuda_cuGetExportTable_fn *tracer_real,
                                              const void *tracer_caller, const void **ppExportTable,
                                              const CUuuid *pExportTableId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGetExportTable_fn *)tracer_resolve(
         "libcuda.so.1", "cuGetExportTable", (void **)&cuda_real.cuGetExportTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ppExportTable, pExportTableId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGetExportTable) &&
@@ -34427,13 +35702,16 @@ static CUresult cuda_traced_cuGreenCtxCreate(cuda_cuGreenCtxCreate_fn *tracer_re
                                              const void *tracer_caller, CUgreenCtx *phCtx,
                                              CUdevResourceDesc desc, CUdevice dev,
                                              unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGreenCtxCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxCreate", (void **)&cuda_real.cuGreenCtxCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phCtx, desc, dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxCreate) &&
@@ -34508,13 +35786,16 @@ CUresult cuGreenCtxCreate(CUgreenCtx *phCtx, CUdevResourceDesc desc, CUdevice de
 __attribute__((noinline))
 static CUresult cuda_traced_cuGreenCtxDestroy(cuda_cuGreenCtxDestroy_fn *tracer_real,
                                               const void *tracer_caller, CUgreenCtx hCtx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGreenCtxDestroy_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxDestroy", (void **)&cuda_real.cuGreenCtxDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxDestroy) &&
@@ -34580,13 +35861,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCtxFromGreenCtx(cuda_cuCtxFromGreenCtx_fn *tracer_real,
                                               const void *tracer_caller, CUcontext *pContext,
                                               CUgreenCtx hCtx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxFromGreenCtx_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxFromGreenCtx", (void **)&cuda_real.cuCtxFromGreenCtx);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pContext, hCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxFromGreenCtx) &&
@@ -34655,13 +35939,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuDeviceGetDevResource(cuda_cuDeviceGetDevResource_fn *tracer_real,
                                                    const void *tracer_caller, CUdevice device,
                                                    CUdevResource *resource, CUdevResourceType type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDeviceGetDevResource_fn *)tracer_resolve(
         "libcuda.so.1", "cuDeviceGetDevResource", (void **)&cuda_real.cuDeviceGetDevResource);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, resource, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDeviceGetDevResource) &&
@@ -34733,13 +36020,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCtxGetDevResource(cuda_cuCtxGetDevResource_fn *tracer_real,
                                                 const void *tracer_caller, CUcontext hCtx,
                                                 CUdevResource *resource, CUdevResourceType type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCtxGetDevResource_fn *)tracer_resolve(
         "libcuda.so.1", "cuCtxGetDevResource", (void **)&cuda_real.cuCtxGetDevResource);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, resource, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCtxGetDevResource) &&
@@ -34811,13 +36101,16 @@ static CUresult cuda_traced_cuGreenCtxGetDevResource(cuda_cuGreenCtxGetDevResour
                                                      const void *tracer_caller, CUgreenCtx hCtx,
                                                      CUdevResource *resource,
                                                      CUdevResourceType type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGreenCtxGetDevResource_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxGetDevResource", (void **)&cuda_real.cuGreenCtxGetDevResource);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, resource, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetDevResource) &&
@@ -34893,13 +36186,16 @@ static CUresult cuda_traced_cuDevSmResourceSplitByCount(cuda_cuDevSmResourceSpli
                                                         CUdevResource *remaining,
                                                         unsigned int useFlags,
                                                         unsigned int minCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDevSmResourceSplitByCount_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevSmResourceSplitByCount", (void **)&cuda_real.cuDevSmResourceSplitByCount);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(result, nbGroups, input, remaining, useFlags, minCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevSmResourceSplitByCount) &&
@@ -34983,13 +36279,16 @@ static CUresult cuda_traced_cuDevResourceGenerateDesc(cuda_cuDevResourceGenerate
                                                       CUdevResourceDesc *phDesc,
                                                       CUdevResource *resources,
                                                       unsigned int nbResources) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuDevResourceGenerateDesc_fn *)tracer_resolve(
         "libcuda.so.1", "cuDevResourceGenerateDesc", (void **)&cuda_real.cuDevResourceGenerateDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phDesc, resources, nbResources);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuDevResourceGenerateDesc) &&
@@ -35063,13 +36362,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGreenCtxRecordEvent(cuda_cuGreenCtxRecordEvent_fn *tracer_real,
                                                   const void *tracer_caller, CUgreenCtx hCtx,
                                                   CUevent hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGreenCtxRecordEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxRecordEvent", (void **)&cuda_real.cuGreenCtxRecordEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxRecordEvent) &&
@@ -35137,13 +36439,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGreenCtxWaitEvent(cuda_cuGreenCtxWaitEvent_fn *tracer_real,
                                                 const void *tracer_caller, CUgreenCtx hCtx,
                                                 CUevent hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGreenCtxWaitEvent_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxWaitEvent", (void **)&cuda_real.cuGreenCtxWaitEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCtx, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxWaitEvent) &&
@@ -35211,13 +36516,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuStreamGetGreenCtx(cuda_cuStreamGetGreenCtx_fn *tracer_real,
                                                 const void *tracer_caller, CUstream hStream,
                                                 CUgreenCtx *phCtx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuStreamGetGreenCtx_fn *)tracer_resolve(
         "libcuda.so.1", "cuStreamGetGreenCtx", (void **)&cuda_real.cuStreamGetGreenCtx);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, phCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuStreamGetGreenCtx) &&
@@ -35287,13 +36595,16 @@ static CUresult cuda_traced_cuGreenCtxStreamCreate(cuda_cuGreenCtxStreamCreate_f
                                                    const void *tracer_caller, CUstream *phStream,
                                                    CUgreenCtx greenCtx, unsigned int flags,
                                                    int priority) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGreenCtxStreamCreate_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxStreamCreate", (void **)&cuda_real.cuGreenCtxStreamCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(phStream, greenCtx, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxStreamCreate) &&
@@ -35369,13 +36680,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuGreenCtxGetId(cuda_cuGreenCtxGetId_fn *tracer_real,
                                             const void *tracer_caller, CUgreenCtx greenCtx,
                                             unsigned long long *greenCtxId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuGreenCtxGetId_fn *)tracer_resolve(
         "libcuda.so.1", "cuGreenCtxGetId", (void **)&cuda_real.cuGreenCtxGetId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(greenCtx, greenCtxId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuGreenCtxGetId) &&
@@ -35445,13 +36759,16 @@ static CUresult cuda_traced_cuLogsRegisterCallback(cuda_cuLogsRegisterCallback_f
                                                    const void *tracer_caller,
                                                    CUlogsCallback callbackFunc, void *userData,
                                                    CUlogsCallbackHandle *callback_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLogsRegisterCallback_fn *)tracer_resolve(
         "libcuda.so.1", "cuLogsRegisterCallback", (void **)&cuda_real.cuLogsRegisterCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(callbackFunc, userData, callback_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsRegisterCallback) &&
@@ -35525,13 +36842,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLogsUnregisterCallback(cuda_cuLogsUnregisterCallback_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      CUlogsCallbackHandle callback) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLogsUnregisterCallback_fn *)tracer_resolve(
         "libcuda.so.1", "cuLogsUnregisterCallback", (void **)&cuda_real.cuLogsUnregisterCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsUnregisterCallback) &&
@@ -35597,13 +36917,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLogsCurrent(cuda_cuLogsCurrent_fn *tracer_real,
                                           const void *tracer_caller, CUlogIterator *iterator_out,
                                           unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLogsCurrent_fn *)tracer_resolve(
         "libcuda.so.1", "cuLogsCurrent", (void **)&cuda_real.cuLogsCurrent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator_out, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsCurrent) &&
@@ -35672,13 +36995,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLogsDumpToFile(cuda_cuLogsDumpToFile_fn *tracer_real,
                                              const void *tracer_caller, CUlogIterator *iterator,
                                              const char *pathToFile, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLogsDumpToFile_fn *)tracer_resolve(
         "libcuda.so.1", "cuLogsDumpToFile", (void **)&cuda_real.cuLogsDumpToFile);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator, pathToFile, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToFile) &&
@@ -35751,13 +37077,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuLogsDumpToMemory(cuda_cuLogsDumpToMemory_fn *tracer_real,
                                                const void *tracer_caller, CUlogIterator *iterator,
                                                char *buffer, size_t *size, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuLogsDumpToMemory_fn *)tracer_resolve(
         "libcuda.so.1", "cuLogsDumpToMemory", (void **)&cuda_real.cuLogsDumpToMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator, buffer, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuLogsDumpToMemory) &&
@@ -35834,13 +37163,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCheckpointProcessGetRestoreThreadId(cuda_cuCheckpointProcessGetRestoreThreadId_fn *tracer_real,
                                                                   const void *tracer_caller,
                                                                   int pid, int *tid) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCheckpointProcessGetRestoreThreadId_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessGetRestoreThreadId", (void **)&cuda_real.cuCheckpointProcessGetRestoreThreadId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, tid);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetRestoreThreadId) &&
@@ -35910,13 +37242,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCheckpointProcessGetState(cuda_cuCheckpointProcessGetState_fn *tracer_real,
                                                         const void *tracer_caller, int pid,
                                                         CUprocessState *state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCheckpointProcessGetState_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessGetState", (void **)&cuda_real.cuCheckpointProcessGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessGetState) &&
@@ -35986,13 +37321,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCheckpointProcessLock(cuda_cuCheckpointProcessLock_fn *tracer_real,
                                                     const void *tracer_caller, int pid,
                                                     CUcheckpointLockArgs *args) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCheckpointProcessLock_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessLock", (void **)&cuda_real.cuCheckpointProcessLock);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessLock) &&
@@ -36060,13 +37398,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCheckpointProcessCheckpoint(cuda_cuCheckpointProcessCheckpoint_fn *tracer_real,
                                                           const void *tracer_caller, int pid,
                                                           CUcheckpointCheckpointArgs *args) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCheckpointProcessCheckpoint_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessCheckpoint", (void **)&cuda_real.cuCheckpointProcessCheckpoint);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessCheckpoint) &&
@@ -36135,13 +37476,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCheckpointProcessRestore(cuda_cuCheckpointProcessRestore_fn *tracer_real,
                                                        const void *tracer_caller, int pid,
                                                        CUcheckpointRestoreArgs *args) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCheckpointProcessRestore_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessRestore", (void **)&cuda_real.cuCheckpointProcessRestore);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessRestore) &&
@@ -36209,13 +37553,16 @@ __attribute__((noinline))
 static CUresult cuda_traced_cuCheckpointProcessUnlock(cuda_cuCheckpointProcessUnlock_fn *tracer_real,
                                                       const void *tracer_caller, int pid,
                                                       CUcheckpointUnlockArgs *args) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cuda_cuCheckpointProcessUnlock_fn *)tracer_resolve(
         "libcuda.so.1", "cuCheckpointProcessUnlock", (void **)&cuda_real.cuCheckpointProcessUnlock);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cuda, call)) ||
-      cuda_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cuda, call));
+  }
+  if (tracer_off || cuda_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pid, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cuda, cuCheckpointProcessUnlock) &&

@@ -663,13 +663,16 @@ __attribute__((constructor)) static void cudart_resolve_loaded(void) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceReset(cudart_cudaDeviceReset_fn *tracer_real,
                                                  const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceReset_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceReset", (void **)&cudart_real.cudaDeviceReset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceReset) &&
@@ -732,13 +735,16 @@ cudaError_t cudaDeviceReset(void) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceSynchronize(cudart_cudaDeviceSynchronize_fn *tracer_real,
                                                        const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceSynchronize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSynchronize", (void **)&cudart_real.cudaDeviceSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSynchronize) &&
@@ -802,13 +808,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceSetLimit(cudart_cudaDeviceSetLimit_fn *tracer_real,
                                                     const void *tracer_caller, enum cudaLimit limit,
                                                     size_t value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceSetLimit_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetLimit", (void **)&cudart_real.cudaDeviceSetLimit);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(limit, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetLimit) &&
@@ -876,13 +885,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceGetLimit(cudart_cudaDeviceGetLimit_fn *tracer_real,
                                                     const void *tracer_caller, size_t *pValue,
                                                     enum cudaLimit limit) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetLimit_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetLimit", (void **)&cudart_real.cudaDeviceGetLimit);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetLimit) &&
@@ -953,13 +965,16 @@ static cudaError_t cudart_traced_cudaDeviceGetTexture1DLinearMaxWidth(cudart_cud
                                                                       size_t *maxWidthInElements,
                                                                       const struct cudaChannelFormatDesc *fmtDesc,
                                                                       int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetTexture1DLinearMaxWidth_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetTexture1DLinearMaxWidth", (void **)&cudart_real.cudaDeviceGetTexture1DLinearMaxWidth);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(maxWidthInElements, fmtDesc, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetTexture1DLinearMaxWidth) &&
@@ -1035,13 +1050,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceGetCacheConfig(cudart_cudaDeviceGetCacheConfig_fn *tracer_real,
                                                           const void *tracer_caller,
                                                           enum cudaFuncCache *pCacheConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetCacheConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetCacheConfig", (void **)&cudart_real.cudaDeviceGetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetCacheConfig) &&
@@ -1110,13 +1128,16 @@ static cudaError_t cudart_traced_cudaDeviceGetStreamPriorityRange(cudart_cudaDev
                                                                   const void *tracer_caller,
                                                                   int *leastPriority,
                                                                   int *greatestPriority) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetStreamPriorityRange_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetStreamPriorityRange", (void **)&cudart_real.cudaDeviceGetStreamPriorityRange);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetStreamPriorityRange) &&
@@ -1187,13 +1208,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceSetCacheConfig(cudart_cudaDeviceSetCacheConfig_fn *tracer_real,
                                                           const void *tracer_caller,
                                                           enum cudaFuncCache cacheConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceSetCacheConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetCacheConfig", (void **)&cudart_real.cudaDeviceSetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetCacheConfig) &&
@@ -1260,13 +1284,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceGetByPCIBusId(cudart_cudaDeviceGetByPCIBusId_fn *tracer_real,
                                                          const void *tracer_caller, int *device,
                                                          const char *pciBusId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetByPCIBusId_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetByPCIBusId", (void **)&cudart_real.cudaDeviceGetByPCIBusId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetByPCIBusId) &&
@@ -1336,13 +1363,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceGetPCIBusId(cudart_cudaDeviceGetPCIBusId_fn *tracer_real,
                                                        const void *tracer_caller, char *pciBusId,
                                                        int len, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetPCIBusId_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetPCIBusId", (void **)&cudart_real.cudaDeviceGetPCIBusId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetPCIBusId) &&
@@ -1415,13 +1445,16 @@ static cudaError_t cudart_traced_cudaIpcGetEventHandle(cudart_cudaIpcGetEventHan
                                                        const void *tracer_caller,
                                                        cudaIpcEventHandle_t *handle,
                                                        cudaEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaIpcGetEventHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcGetEventHandle", (void **)&cudart_real.cudaIpcGetEventHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetEventHandle) &&
@@ -1491,13 +1524,16 @@ static cudaError_t cudart_traced_cudaIpcOpenEventHandle(cudart_cudaIpcOpenEventH
                                                         const void *tracer_caller,
                                                         cudaEvent_t *event,
                                                         cudaIpcEventHandle_t handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaIpcOpenEventHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcOpenEventHandle", (void **)&cudart_real.cudaIpcOpenEventHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenEventHandle) &&
@@ -1566,13 +1602,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaIpcGetMemHandle(cudart_cudaIpcGetMemHandle_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      cudaIpcMemHandle_t *handle, void *devPtr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaIpcGetMemHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcGetMemHandle", (void **)&cudart_real.cudaIpcGetMemHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcGetMemHandle) &&
@@ -1640,13 +1679,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaIpcOpenMemHandle(cudart_cudaIpcOpenMemHandle_fn *tracer_real,
                                                       const void *tracer_caller, void **devPtr,
                                                       cudaIpcMemHandle_t handle, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaIpcOpenMemHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcOpenMemHandle", (void **)&cudart_real.cudaIpcOpenMemHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcOpenMemHandle) &&
@@ -1716,13 +1758,16 @@ cudaError_t cudaIpcOpenMemHandle(void **devPtr, cudaIpcMemHandle_t handle, unsig
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaIpcCloseMemHandle(cudart_cudaIpcCloseMemHandle_fn *tracer_real,
                                                        const void *tracer_caller, void *devPtr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaIpcCloseMemHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaIpcCloseMemHandle", (void **)&cudart_real.cudaIpcCloseMemHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaIpcCloseMemHandle) &&
@@ -1789,13 +1834,16 @@ static cudaError_t cudart_traced_cudaDeviceFlushGPUDirectRDMAWrites(cudart_cudaD
                                                                     const void *tracer_caller,
                                                                     enum cudaFlushGPUDirectRDMAWritesTarget target,
                                                                     enum cudaFlushGPUDirectRDMAWritesScope scope) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceFlushGPUDirectRDMAWrites_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceFlushGPUDirectRDMAWrites", (void **)&cudart_real.cudaDeviceFlushGPUDirectRDMAWrites);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(target, scope);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceFlushGPUDirectRDMAWrites) &&
@@ -1868,13 +1916,16 @@ static cudaError_t cudart_traced_cudaDeviceRegisterAsyncNotification(cudart_cuda
                                                                      cudaAsyncCallback callbackFunc,
                                                                      void *userData,
                                                                      cudaAsyncCallbackHandle_t *callback) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceRegisterAsyncNotification_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceRegisterAsyncNotification", (void **)&cudart_real.cudaDeviceRegisterAsyncNotification);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, callbackFunc, userData, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceRegisterAsyncNotification) &&
@@ -1952,13 +2003,16 @@ static cudaError_t cudart_traced_cudaDeviceUnregisterAsyncNotification(cudart_cu
                                                                        const void *tracer_caller,
                                                                        int device,
                                                                        cudaAsyncCallbackHandle_t callback) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceUnregisterAsyncNotification_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceUnregisterAsyncNotification", (void **)&cudart_real.cudaDeviceUnregisterAsyncNotification);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceUnregisterAsyncNotification) &&
@@ -2028,13 +2082,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceGetSharedMemConfig(cudart_cudaDeviceGetSharedMemConfig_fn *tracer_real,
                                                               const void *tracer_caller,
                                                               enum cudaSharedMemConfig *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetSharedMemConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetSharedMemConfig", (void **)&cudart_real.cudaDeviceGetSharedMemConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetSharedMemConfig) &&
@@ -2102,13 +2159,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceSetSharedMemConfig(cudart_cudaDeviceSetSharedMemConfig_fn *tracer_real,
                                                               const void *tracer_caller,
                                                               enum cudaSharedMemConfig config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceSetSharedMemConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetSharedMemConfig", (void **)&cudart_real.cudaDeviceSetSharedMemConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetSharedMemConfig) &&
@@ -2174,13 +2234,16 @@ cudaError_t cudaDeviceSetSharedMemConfig(enum cudaSharedMemConfig config) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGetLastError(cudart_cudaGetLastError_fn *tracer_real,
                                                   const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetLastError_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetLastError", (void **)&cudart_real.cudaGetLastError);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetLastError__full)) {
@@ -2258,13 +2321,16 @@ cudaError_t cudaGetLastError(void) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaPeekAtLastError(cudart_cudaPeekAtLastError_fn *tracer_real,
                                                      const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaPeekAtLastError_fn *)tracer_resolve(
         "libcudart.so.13", "cudaPeekAtLastError", (void **)&cudart_real.cudaPeekAtLastError);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPeekAtLastError__full)) {
@@ -2342,13 +2408,16 @@ cudaError_t cudaPeekAtLastError(void) {
 __attribute__((noinline))
 static const char *cudart_traced_cudaGetErrorName(cudart_cudaGetErrorName_fn *tracer_real,
                                                   const void *tracer_caller, cudaError_t error) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetErrorName_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetErrorName", (void **)&cudart_real.cudaGetErrorName);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorName) &&
@@ -2414,13 +2483,16 @@ const char *cudaGetErrorName(cudaError_t error) {
 __attribute__((noinline))
 static const char *cudart_traced_cudaGetErrorString(cudart_cudaGetErrorString_fn *tracer_real,
                                                     const void *tracer_caller, cudaError_t error) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetErrorString_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetErrorString", (void **)&cudart_real.cudaGetErrorString);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetErrorString) &&
@@ -2486,13 +2558,16 @@ const char *cudaGetErrorString(cudaError_t error) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGetDeviceCount(cudart_cudaGetDeviceCount_fn *tracer_real,
                                                     const void *tracer_caller, int *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetDeviceCount_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDeviceCount", (void **)&cudart_real.cudaGetDeviceCount);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceCount) &&
@@ -2559,13 +2634,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGetDeviceProperties(cudart_cudaGetDeviceProperties_fn *tracer_real,
                                                          const void *tracer_caller,
                                                          struct cudaDeviceProp *prop, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetDeviceProperties_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDeviceProperties", (void **)&cudart_real.cudaGetDeviceProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceProperties) &&
@@ -2634,13 +2712,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceGetAttribute(cudart_cudaDeviceGetAttribute_fn *tracer_real,
                                                         const void *tracer_caller, int *value,
                                                         enum cudaDeviceAttr attr, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetAttribute", (void **)&cudart_real.cudaDeviceGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attr, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetAttribute) &&
@@ -2714,13 +2795,16 @@ static cudaError_t cudart_traced_cudaDeviceGetHostAtomicCapabilities(cudart_cuda
                                                                      unsigned int *capabilities,
                                                                      const enum cudaAtomicOperation *operations,
                                                                      unsigned int count, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetHostAtomicCapabilities_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetHostAtomicCapabilities", (void **)&cudart_real.cudaDeviceGetHostAtomicCapabilities);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetHostAtomicCapabilities) &&
@@ -2797,13 +2881,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceGetDefaultMemPool(cudart_cudaDeviceGetDefaultMemPool_fn *tracer_real,
                                                              const void *tracer_caller,
                                                              cudaMemPool_t *memPool, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetDefaultMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetDefaultMemPool", (void **)&cudart_real.cudaDeviceGetDefaultMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetDefaultMemPool) &&
@@ -2873,13 +2960,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceSetMemPool(cudart_cudaDeviceSetMemPool_fn *tracer_real,
                                                       const void *tracer_caller, int device,
                                                       cudaMemPool_t memPool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceSetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetMemPool", (void **)&cudart_real.cudaDeviceSetMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetMemPool) &&
@@ -2948,13 +3038,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceGetMemPool(cudart_cudaDeviceGetMemPool_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       cudaMemPool_t *memPool, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetMemPool", (void **)&cudart_real.cudaDeviceGetMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetMemPool) &&
@@ -3025,13 +3118,16 @@ static cudaError_t cudart_traced_cudaDeviceGetNvSciSyncAttributes(cudart_cudaDev
                                                                   const void *tracer_caller,
                                                                   void *nvSciSyncAttrList,
                                                                   int device, int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetNvSciSyncAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetNvSciSyncAttributes", (void **)&cudart_real.cudaDeviceGetNvSciSyncAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(nvSciSyncAttrList, device, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetNvSciSyncAttributes) &&
@@ -3104,13 +3200,16 @@ static cudaError_t cudart_traced_cudaDeviceGetP2PAttribute(cudart_cudaDeviceGetP
                                                            const void *tracer_caller, int *value,
                                                            enum cudaDeviceP2PAttr attr,
                                                            int srcDevice, int dstDevice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetP2PAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetP2PAttribute", (void **)&cudart_real.cudaDeviceGetP2PAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAttribute) &&
@@ -3189,13 +3288,16 @@ static cudaError_t cudart_traced_cudaDeviceGetP2PAtomicCapabilities(cudart_cudaD
                                                                     const enum cudaAtomicOperation *operations,
                                                                     unsigned int count,
                                                                     int srcDevice, int dstDevice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetP2PAtomicCapabilities_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetP2PAtomicCapabilities", (void **)&cudart_real.cudaDeviceGetP2PAtomicCapabilities);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(capabilities, operations, count, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetP2PAtomicCapabilities) &&
@@ -3276,13 +3378,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaChooseDevice(cudart_cudaChooseDevice_fn *tracer_real,
                                                   const void *tracer_caller, int *device,
                                                   const struct cudaDeviceProp *prop) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaChooseDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaChooseDevice", (void **)&cudart_real.cudaChooseDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaChooseDevice) &&
@@ -3351,13 +3456,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaInitDevice(cudart_cudaInitDevice_fn *tracer_real,
                                                 const void *tracer_caller, int device,
                                                 unsigned int deviceFlags, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaInitDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaInitDevice", (void **)&cudart_real.cudaInitDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, deviceFlags, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaInitDevice) &&
@@ -3428,13 +3536,16 @@ cudaError_t cudaInitDevice(int device, unsigned int deviceFlags, unsigned int fl
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaSetDevice(cudart_cudaSetDevice_fn *tracer_real,
                                                const void *tracer_caller, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaSetDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSetDevice", (void **)&cudart_real.cudaSetDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDevice) &&
@@ -3499,13 +3610,16 @@ cudaError_t cudaSetDevice(int device) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGetDevice(cudart_cudaGetDevice_fn *tracer_real,
                                                const void *tracer_caller, int *device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDevice", (void **)&cudart_real.cudaGetDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (tracer_counting && !lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDevice__full)) {
@@ -3587,13 +3701,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaSetValidDevices(cudart_cudaSetValidDevices_fn *tracer_real,
                                                      const void *tracer_caller, int *device_arr,
                                                      int len) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaSetValidDevices_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSetValidDevices", (void **)&cudart_real.cudaSetValidDevices);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device_arr, len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetValidDevices) &&
@@ -3662,13 +3779,16 @@ cudaError_t cudaSetValidDevices(int *device_arr, int len) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaSetDeviceFlags(cudart_cudaSetDeviceFlags_fn *tracer_real,
                                                     const void *tracer_caller, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaSetDeviceFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSetDeviceFlags", (void **)&cudart_real.cudaSetDeviceFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSetDeviceFlags) &&
@@ -3733,13 +3853,16 @@ cudaError_t cudaSetDeviceFlags(unsigned int flags) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGetDeviceFlags(cudart_cudaGetDeviceFlags_fn *tracer_real,
                                                     const void *tracer_caller, unsigned int *flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetDeviceFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDeviceFlags", (void **)&cudart_real.cudaGetDeviceFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDeviceFlags) &&
@@ -3805,13 +3928,16 @@ cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaStreamCreate(cudart_cudaStreamCreate_fn *tracer_real,
                                                   const void *tracer_caller, cudaStream_t *pStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCreate", (void **)&cudart_real.cudaStreamCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreate) &&
@@ -3879,13 +4005,16 @@ static cudaError_t cudart_traced_cudaStreamCreateWithFlags(cudart_cudaStreamCrea
                                                            const void *tracer_caller,
                                                            cudaStream_t *pStream,
                                                            unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamCreateWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCreateWithFlags", (void **)&cudart_real.cudaStreamCreateWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithFlags) &&
@@ -3956,13 +4085,16 @@ static cudaError_t cudart_traced_cudaStreamCreateWithPriority(cudart_cudaStreamC
                                                               const void *tracer_caller,
                                                               cudaStream_t *pStream,
                                                               unsigned int flags, int priority) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamCreateWithPriority_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCreateWithPriority", (void **)&cudart_real.cudaStreamCreateWithPriority);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pStream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCreateWithPriority) &&
@@ -4035,13 +4167,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaStreamGetPriority(cudart_cudaStreamGetPriority_fn *tracer_real,
                                                        const void *tracer_caller,
                                                        cudaStream_t hStream, int *priority) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamGetPriority_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetPriority", (void **)&cudart_real.cudaStreamGetPriority);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetPriority) &&
@@ -4111,13 +4246,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaStreamGetFlags(cudart_cudaStreamGetFlags_fn *tracer_real,
                                                     const void *tracer_caller, cudaStream_t hStream,
                                                     unsigned int *flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamGetFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetFlags", (void **)&cudart_real.cudaStreamGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetFlags) &&
@@ -4186,13 +4324,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaStreamGetId(cudart_cudaStreamGetId_fn *tracer_real,
                                                  const void *tracer_caller, cudaStream_t hStream,
                                                  unsigned long long *streamId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamGetId_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetId", (void **)&cudart_real.cudaStreamGetId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, streamId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetId) &&
@@ -4261,13 +4402,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaStreamGetDevice(cudart_cudaStreamGetDevice_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      cudaStream_t hStream, int *device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamGetDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetDevice", (void **)&cudart_real.cudaStreamGetDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetDevice) &&
@@ -4336,13 +4480,16 @@ cudaError_t cudaStreamGetDevice(cudaStream_t hStream, int *device) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaCtxResetPersistingL2Cache(cudart_cudaCtxResetPersistingL2Cache_fn *tracer_real,
                                                                const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaCtxResetPersistingL2Cache_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCtxResetPersistingL2Cache", (void **)&cudart_real.cudaCtxResetPersistingL2Cache);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCtxResetPersistingL2Cache) &&
@@ -4406,13 +4553,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaStreamCopyAttributes(cudart_cudaStreamCopyAttributes_fn *tracer_real,
                                                           const void *tracer_caller,
                                                           cudaStream_t dst, cudaStream_t src) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamCopyAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamCopyAttributes", (void **)&cudart_real.cudaStreamCopyAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamCopyAttributes) &&
@@ -4482,13 +4632,16 @@ static cudaError_t cudart_traced_cudaStreamGetAttribute(cudart_cudaStreamGetAttr
                                                         cudaStream_t hStream,
                                                         cudaLaunchAttributeID attr,
                                                         cudaLaunchAttributeValue *value_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetAttribute", (void **)&cudart_real.cudaStreamGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetAttribute) &&
@@ -4563,13 +4716,16 @@ static cudaError_t cudart_traced_cudaStreamSetAttribute(cudart_cudaStreamSetAttr
                                                         cudaStream_t hStream,
                                                         cudaLaunchAttributeID attr,
                                                         const cudaLaunchAttributeValue *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamSetAttribute", (void **)&cudart_real.cudaStreamSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStream, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSetAttribute) &&
@@ -4640,13 +4796,16 @@ cudaError_t cudaStreamSetAttribute(cudaStream_t hStream, cudaLaunchAttributeID a
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaStreamDestroy(cudart_cudaStreamDestroy_fn *tracer_real,
                                                    const void *tracer_caller, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamDestroy", (void **)&cudart_real.cudaStreamDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamDestroy) &&
@@ -4712,13 +4871,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaStreamWaitEvent(cudart_cudaStreamWaitEvent_fn *tracer_real,
                                                      const void *tracer_caller, cudaStream_t stream,
                                                      cudaEvent_t event, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamWaitEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamWaitEvent", (void **)&cudart_real.cudaStreamWaitEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamWaitEvent) &&
@@ -4791,13 +4953,16 @@ static cudaError_t cudart_traced_cudaStreamAddCallback(cudart_cudaStreamAddCallb
                                                        cudaStream_t stream,
                                                        cudaStreamCallback_t callback,
                                                        void *userData, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamAddCallback_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamAddCallback", (void **)&cudart_real.cudaStreamAddCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAddCallback) &&
@@ -4872,13 +5037,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaStreamSynchronize(cudart_cudaStreamSynchronize_fn *tracer_real,
                                                        const void *tracer_caller,
                                                        cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamSynchronize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamSynchronize", (void **)&cudart_real.cudaStreamSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamSynchronize) &&
@@ -4943,13 +5111,16 @@ cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaStreamQuery(cudart_cudaStreamQuery_fn *tracer_real,
                                                  const void *tracer_caller, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamQuery_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamQuery", (void **)&cudart_real.cudaStreamQuery);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamQuery) &&
@@ -5016,13 +5187,16 @@ static cudaError_t cudart_traced_cudaStreamAttachMemAsync(cudart_cudaStreamAttac
                                                           const void *tracer_caller,
                                                           cudaStream_t stream, void *devPtr,
                                                           size_t length, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamAttachMemAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamAttachMemAsync", (void **)&cudart_real.cudaStreamAttachMemAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, devPtr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamAttachMemAsync) &&
@@ -5098,13 +5272,16 @@ static cudaError_t cudart_traced_cudaStreamBeginCapture(cudart_cudaStreamBeginCa
                                                         const void *tracer_caller,
                                                         cudaStream_t stream,
                                                         enum cudaStreamCaptureMode mode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamBeginCapture_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamBeginCapture", (void **)&cudart_real.cudaStreamBeginCapture);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCapture) &&
@@ -5178,13 +5355,16 @@ static cudaError_t cudart_traced_cudaStreamBeginCaptureToGraph(cudart_cudaStream
                                                                const cudaGraphEdgeData *dependencyData,
                                                                size_t numDependencies,
                                                                enum cudaStreamCaptureMode mode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamBeginCaptureToGraph_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamBeginCaptureToGraph", (void **)&cudart_real.cudaStreamBeginCaptureToGraph);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, graph, dependencies, dependencyData, numDependencies, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamBeginCaptureToGraph) &&
@@ -5267,13 +5447,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaThreadExchangeStreamCaptureMode(cudart_cudaThreadExchangeStreamCaptureMode_fn *tracer_real,
                                                                      const void *tracer_caller,
                                                                      enum cudaStreamCaptureMode *mode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaThreadExchangeStreamCaptureMode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaThreadExchangeStreamCaptureMode", (void **)&cudart_real.cudaThreadExchangeStreamCaptureMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaThreadExchangeStreamCaptureMode) &&
@@ -5341,13 +5524,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaStreamEndCapture(cudart_cudaStreamEndCapture_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       cudaStream_t stream, cudaGraph_t *pGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamEndCapture_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamEndCapture", (void **)&cudart_real.cudaStreamEndCapture);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamEndCapture) &&
@@ -5418,13 +5604,16 @@ static cudaError_t cudart_traced_cudaStreamIsCapturing(cudart_cudaStreamIsCaptur
                                                        const void *tracer_caller,
                                                        cudaStream_t stream,
                                                        enum cudaStreamCaptureStatus *pCaptureStatus) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamIsCapturing_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamIsCapturing", (void **)&cudart_real.cudaStreamIsCapturing);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamIsCapturing) &&
@@ -5500,13 +5689,16 @@ static cudaError_t cudart_traced_cudaStreamGetCaptureInfo(cudart_cudaStreamGetCa
                                                           const cudaGraphNode_t **dependencies_out,
                                                           const cudaGraphEdgeData **edgeData_out,
                                                           size_t *numDependencies_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamGetCaptureInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamGetCaptureInfo", (void **)&cudart_real.cudaStreamGetCaptureInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamGetCaptureInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
                        numDependencies_out);
   }
@@ -5608,13 +5800,16 @@ static cudaError_t cudart_traced_cudaStreamUpdateCaptureDependencies(cudart_cuda
                                                                      const cudaGraphEdgeData *dependencyData,
                                                                      size_t numDependencies,
                                                                      unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaStreamUpdateCaptureDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaStreamUpdateCaptureDependencies", (void **)&cudart_real.cudaStreamUpdateCaptureDependencies);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, dependencies, dependencyData, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaStreamUpdateCaptureDependencies) &&
@@ -5694,13 +5889,16 @@ cudaError_t cudaStreamUpdateCaptureDependencies(cudaStream_t stream, cudaGraphNo
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaEventCreate(cudart_cudaEventCreate_fn *tracer_real,
                                                  const void *tracer_caller, cudaEvent_t *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaEventCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventCreate", (void **)&cudart_real.cudaEventCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreate) &&
@@ -5767,13 +5965,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaEventCreateWithFlags(cudart_cudaEventCreateWithFlags_fn *tracer_real,
                                                           const void *tracer_caller,
                                                           cudaEvent_t *event, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaEventCreateWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventCreateWithFlags", (void **)&cudart_real.cudaEventCreateWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventCreateWithFlags) &&
@@ -5843,13 +6044,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaEventRecord(cudart_cudaEventRecord_fn *tracer_real,
                                                  const void *tracer_caller, cudaEvent_t event,
                                                  cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaEventRecord_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventRecord", (void **)&cudart_real.cudaEventRecord);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecord) &&
@@ -5918,13 +6122,16 @@ static cudaError_t cudart_traced_cudaEventRecordWithFlags(cudart_cudaEventRecord
                                                           const void *tracer_caller,
                                                           cudaEvent_t event, cudaStream_t stream,
                                                           unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaEventRecordWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventRecordWithFlags", (void **)&cudart_real.cudaEventRecordWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventRecordWithFlags) &&
@@ -5994,13 +6201,16 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaEventQuery(cudart_cudaEventQuery_fn *tracer_real,
                                                 const void *tracer_caller, cudaEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaEventQuery_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventQuery", (void **)&cudart_real.cudaEventQuery);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventQuery) &&
@@ -6065,13 +6275,16 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaEventSynchronize(cudart_cudaEventSynchronize_fn *tracer_real,
                                                       const void *tracer_caller, cudaEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaEventSynchronize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventSynchronize", (void **)&cudart_real.cudaEventSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventSynchronize) &&
@@ -6136,13 +6349,16 @@ cudaError_t cudaEventSynchronize(cudaEvent_t event) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaEventDestroy(cudart_cudaEventDestroy_fn *tracer_real,
                                                   const void *tracer_caller, cudaEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaEventDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventDestroy", (void **)&cudart_real.cudaEventDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventDestroy) &&
@@ -6208,13 +6424,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaEventElapsedTime(cudart_cudaEventElapsedTime_fn *tracer_real,
                                                       const void *tracer_caller, float *ms,
                                                       cudaEvent_t start, cudaEvent_t end) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaEventElapsedTime_fn *)tracer_resolve(
         "libcudart.so.13", "cudaEventElapsedTime", (void **)&cudart_real.cudaEventElapsedTime);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ms, start, end);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaEventElapsedTime) &&
@@ -6287,13 +6506,16 @@ static cudaError_t cudart_traced_cudaImportExternalMemory(cudart_cudaImportExter
                                                           const void *tracer_caller,
                                                           cudaExternalMemory_t *extMem_out,
                                                           const struct cudaExternalMemoryHandleDesc *memHandleDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaImportExternalMemory_fn *)tracer_resolve(
         "libcudart.so.13", "cudaImportExternalMemory", (void **)&cudart_real.cudaImportExternalMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalMemory) &&
@@ -6366,13 +6588,16 @@ static cudaError_t cudart_traced_cudaExternalMemoryGetMappedBuffer(cudart_cudaEx
                                                                    void **devPtr,
                                                                    cudaExternalMemory_t extMem,
                                                                    const struct cudaExternalMemoryBufferDesc *bufferDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaExternalMemoryGetMappedBuffer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaExternalMemoryGetMappedBuffer", (void **)&cudart_real.cudaExternalMemoryGetMappedBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedBuffer) &&
@@ -6448,13 +6673,16 @@ static cudaError_t cudart_traced_cudaExternalMemoryGetMappedMipmappedArray(cudar
                                                                            cudaMipmappedArray_t *mipmap,
                                                                            cudaExternalMemory_t extMem,
                                                                            const struct cudaExternalMemoryMipmappedArrayDesc *mipmapDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaExternalMemoryGetMappedMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaExternalMemoryGetMappedMipmappedArray", (void **)&cudart_real.cudaExternalMemoryGetMappedMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmap, extMem, mipmapDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaExternalMemoryGetMappedMipmappedArray) &&
@@ -6530,13 +6758,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDestroyExternalMemory(cudart_cudaDestroyExternalMemory_fn *tracer_real,
                                                            const void *tracer_caller,
                                                            cudaExternalMemory_t extMem) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDestroyExternalMemory_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroyExternalMemory", (void **)&cudart_real.cudaDestroyExternalMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalMemory) &&
@@ -6603,13 +6834,16 @@ static cudaError_t cudart_traced_cudaImportExternalSemaphore(cudart_cudaImportEx
                                                              const void *tracer_caller,
                                                              cudaExternalSemaphore_t *extSem_out,
                                                              const struct cudaExternalSemaphoreHandleDesc *semHandleDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaImportExternalSemaphore_fn *)tracer_resolve(
         "libcudart.so.13", "cudaImportExternalSemaphore", (void **)&cudart_real.cudaImportExternalSemaphore);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaImportExternalSemaphore) &&
@@ -6683,13 +6917,16 @@ static cudaError_t cudart_traced_cudaSignalExternalSemaphoresAsync(cudart_cudaSi
                                                                    const struct cudaExternalSemaphoreSignalParams *paramsArray,
                                                                    unsigned int numExtSems,
                                                                    cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaSignalExternalSemaphoresAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaSignalExternalSemaphoresAsync", (void **)&cudart_real.cudaSignalExternalSemaphoresAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaSignalExternalSemaphoresAsync) &&
@@ -6769,13 +7006,16 @@ static cudaError_t cudart_traced_cudaWaitExternalSemaphoresAsync(cudart_cudaWait
                                                                  const struct cudaExternalSemaphoreWaitParams *paramsArray,
                                                                  unsigned int numExtSems,
                                                                  cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaWaitExternalSemaphoresAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaWaitExternalSemaphoresAsync", (void **)&cudart_real.cudaWaitExternalSemaphoresAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaWaitExternalSemaphoresAsync) &&
@@ -6852,13 +7092,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDestroyExternalSemaphore(cudart_cudaDestroyExternalSemaphore_fn *tracer_real,
                                                               const void *tracer_caller,
                                                               cudaExternalSemaphore_t extSem) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDestroyExternalSemaphore_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroyExternalSemaphore", (void **)&cudart_real.cudaDestroyExternalSemaphore);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyExternalSemaphore) &&
@@ -6926,13 +7169,16 @@ static cudaError_t cudart_traced_cudaLaunchKernel(cudart_cudaLaunchKernel_fn *tr
                                                   const void *tracer_caller, const void *func,
                                                   dim3 gridDim, dim3 blockDim, void **args,
                                                   size_t sharedMem, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLaunchKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchKernel", (void **)&cudart_real.cudaLaunchKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernel) &&
@@ -7012,13 +7258,16 @@ static cudaError_t cudart_traced_cudaLaunchKernelExC(cudart_cudaLaunchKernelExC_
                                                      const void *tracer_caller,
                                                      const cudaLaunchConfig_t *config,
                                                      const void *func, void **args) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLaunchKernelExC_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchKernelExC", (void **)&cudart_real.cudaLaunchKernelExC);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config, func, args);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchKernelExC) &&
@@ -7092,13 +7341,16 @@ static cudaError_t cudart_traced_cudaLaunchCooperativeKernel(cudart_cudaLaunchCo
                                                              const void *func, dim3 gridDim,
                                                              dim3 blockDim, void **args,
                                                              size_t sharedMem, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLaunchCooperativeKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchCooperativeKernel", (void **)&cudart_real.cudaLaunchCooperativeKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, gridDim, blockDim, args, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchCooperativeKernel) &&
@@ -7177,13 +7429,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaFuncSetCacheConfig(cudart_cudaFuncSetCacheConfig_fn *tracer_real,
                                                         const void *tracer_caller, const void *func,
                                                         enum cudaFuncCache cacheConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaFuncSetCacheConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncSetCacheConfig", (void **)&cudart_real.cudaFuncSetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetCacheConfig) &&
@@ -7253,13 +7508,16 @@ static cudaError_t cudart_traced_cudaFuncGetAttributes(cudart_cudaFuncGetAttribu
                                                        const void *tracer_caller,
                                                        struct cudaFuncAttributes *attr,
                                                        const void *func) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaFuncGetAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncGetAttributes", (void **)&cudart_real.cudaFuncGetAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetAttributes) &&
@@ -7327,13 +7585,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaFuncSetAttribute(cudart_cudaFuncSetAttribute_fn *tracer_real,
                                                       const void *tracer_caller, const void *func,
                                                       enum cudaFuncAttribute attr, int value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaFuncSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncSetAttribute", (void **)&cudart_real.cudaFuncSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetAttribute) &&
@@ -7404,13 +7665,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaFuncGetName(cudart_cudaFuncGetName_fn *tracer_real,
                                                  const void *tracer_caller, const char **name,
                                                  const void *func) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaFuncGetName_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncGetName", (void **)&cudart_real.cudaFuncGetName);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetName) &&
@@ -7480,13 +7744,16 @@ static cudaError_t cudart_traced_cudaFuncGetParamInfo(cudart_cudaFuncGetParamInf
                                                       const void *tracer_caller, const void *func,
                                                       size_t paramIndex, size_t *paramOffset,
                                                       size_t *paramSize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaFuncGetParamInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncGetParamInfo", (void **)&cudart_real.cudaFuncGetParamInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, paramIndex, paramOffset, paramSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncGetParamInfo) &&
@@ -7563,13 +7830,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaLaunchHostFunc(cudart_cudaLaunchHostFunc_fn *tracer_real,
                                                     const void *tracer_caller, cudaStream_t stream,
                                                     cudaHostFn_t fn, void *userData) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLaunchHostFunc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLaunchHostFunc", (void **)&cudart_real.cudaLaunchHostFunc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLaunchHostFunc) &&
@@ -7641,13 +7911,16 @@ static cudaError_t cudart_traced_cudaFuncSetSharedMemConfig(cudart_cudaFuncSetSh
                                                             const void *tracer_caller,
                                                             const void *func,
                                                             enum cudaSharedMemConfig config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaFuncSetSharedMemConfig_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFuncSetSharedMemConfig", (void **)&cudart_real.cudaFuncSetSharedMemConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFuncSetSharedMemConfig) &&
@@ -7719,13 +7992,16 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessor(c
                                                                                const void *func,
                                                                                int blockSize,
                                                                                size_t dynamicSMemSize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -7806,13 +8082,16 @@ static cudaError_t cudart_traced_cudaOccupancyAvailableDynamicSMemPerBlock(cudar
                                                                            const void *func,
                                                                            int numBlocks,
                                                                            int blockSize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaOccupancyAvailableDynamicSMemPerBlock_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyAvailableDynamicSMemPerBlock", (void **)&cudart_real.cudaOccupancyAvailableDynamicSMemPerBlock);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dynamicSmemSize, func, numBlocks, blockSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyAvailableDynamicSMemPerBlock) &&
@@ -7894,13 +8173,16 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveBlocksPerMultiprocessorWi
                                                                                         int blockSize,
                                                                                         size_t dynamicSMemSize,
                                                                                         unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&cudart_real.cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, func, blockSize, dynamicSMemSize, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -7987,13 +8269,16 @@ static cudaError_t cudart_traced_cudaOccupancyMaxPotentialClusterSize(cudart_cud
                                                                       int *clusterSize,
                                                                       const void *func,
                                                                       const cudaLaunchConfig_t *launchConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaOccupancyMaxPotentialClusterSize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxPotentialClusterSize", (void **)&cudart_real.cudaOccupancyMaxPotentialClusterSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(clusterSize, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxPotentialClusterSize) &&
@@ -8069,13 +8354,16 @@ static cudaError_t cudart_traced_cudaOccupancyMaxActiveClusters(cudart_cudaOccup
                                                                 const void *tracer_caller,
                                                                 int *numClusters, const void *func,
                                                                 const cudaLaunchConfig_t *launchConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaOccupancyMaxActiveClusters_fn *)tracer_resolve(
         "libcudart.so.13", "cudaOccupancyMaxActiveClusters", (void **)&cudart_real.cudaOccupancyMaxActiveClusters);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numClusters, func, launchConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaOccupancyMaxActiveClusters) &&
@@ -8149,13 +8437,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMallocManaged(cudart_cudaMallocManaged_fn *tracer_real,
                                                    const void *tracer_caller, void **devPtr,
                                                    size_t size, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMallocManaged_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocManaged", (void **)&cudart_real.cudaMallocManaged);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocManaged) &&
@@ -8226,13 +8517,16 @@ cudaError_t cudaMallocManaged(void **devPtr, size_t size, unsigned int flags) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMalloc(cudart_cudaMalloc_fn *tracer_real,
                                             const void *tracer_caller, void **devPtr, size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMalloc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMalloc", (void **)&cudart_real.cudaMalloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc) &&
@@ -8300,13 +8594,16 @@ cudaError_t cudaMalloc(void **devPtr, size_t size) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMallocHost(cudart_cudaMallocHost_fn *tracer_real,
                                                 const void *tracer_caller, void **ptr, size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMallocHost_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocHost", (void **)&cudart_real.cudaMallocHost);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocHost) &&
@@ -8375,13 +8672,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMallocPitch(cudart_cudaMallocPitch_fn *tracer_real,
                                                  const void *tracer_caller, void **devPtr,
                                                  size_t *pitch, size_t width, size_t height) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMallocPitch_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocPitch", (void **)&cudart_real.cudaMallocPitch);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocPitch) &&
@@ -8458,13 +8758,16 @@ static cudaError_t cudart_traced_cudaMallocArray(cudart_cudaMallocArray_fn *trac
                                                  const void *tracer_caller, cudaArray_t *array,
                                                  const struct cudaChannelFormatDesc *desc,
                                                  size_t width, size_t height, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMallocArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocArray", (void **)&cudart_real.cudaMallocArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocArray) &&
@@ -8541,13 +8844,16 @@ cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDe
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaFree(cudart_cudaFree_fn *tracer_real,
                                           const void *tracer_caller, void *devPtr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaFree_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFree", (void **)&cudart_real.cudaFree);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFree) &&
@@ -8612,13 +8918,16 @@ cudaError_t cudaFree(void *devPtr) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaFreeHost(cudart_cudaFreeHost_fn *tracer_real,
                                               const void *tracer_caller, void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaFreeHost_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeHost", (void **)&cudart_real.cudaFreeHost);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeHost) &&
@@ -8683,13 +8992,16 @@ cudaError_t cudaFreeHost(void *ptr) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaFreeArray(cudart_cudaFreeArray_fn *tracer_real,
                                                const void *tracer_caller, cudaArray_t array) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaFreeArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeArray", (void **)&cudart_real.cudaFreeArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeArray) &&
@@ -8755,13 +9067,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaFreeMipmappedArray(cudart_cudaFreeMipmappedArray_fn *tracer_real,
                                                         const void *tracer_caller,
                                                         cudaMipmappedArray_t mipmappedArray) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaFreeMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeMipmappedArray", (void **)&cudart_real.cudaFreeMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeMipmappedArray) &&
@@ -8828,13 +9143,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaHostAlloc(cudart_cudaHostAlloc_fn *tracer_real,
                                                const void *tracer_caller, void **pHost, size_t size,
                                                unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaHostAlloc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostAlloc", (void **)&cudart_real.cudaHostAlloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHost, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostAlloc) &&
@@ -8905,13 +9223,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaHostRegister(cudart_cudaHostRegister_fn *tracer_real,
                                                   const void *tracer_caller, void *ptr, size_t size,
                                                   unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaHostRegister_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostRegister", (void **)&cudart_real.cudaHostRegister);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostRegister) &&
@@ -8980,13 +9301,16 @@ cudaError_t cudaHostRegister(void *ptr, size_t size, unsigned int flags) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaHostUnregister(cudart_cudaHostUnregister_fn *tracer_real,
                                                     const void *tracer_caller, void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaHostUnregister_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostUnregister", (void **)&cudart_real.cudaHostUnregister);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostUnregister) &&
@@ -9052,13 +9376,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaHostGetDevicePointer(cudart_cudaHostGetDevicePointer_fn *tracer_real,
                                                           const void *tracer_caller, void **pDevice,
                                                           void *pHost, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaHostGetDevicePointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostGetDevicePointer", (void **)&cudart_real.cudaHostGetDevicePointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pDevice, pHost, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetDevicePointer) &&
@@ -9130,13 +9457,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaHostGetFlags(cudart_cudaHostGetFlags_fn *tracer_real,
                                                   const void *tracer_caller, unsigned int *pFlags,
                                                   void *pHost) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaHostGetFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaHostGetFlags", (void **)&cudart_real.cudaHostGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFlags, pHost);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaHostGetFlags) &&
@@ -9206,13 +9536,16 @@ static cudaError_t cudart_traced_cudaMalloc3D(cudart_cudaMalloc3D_fn *tracer_rea
                                               const void *tracer_caller,
                                               struct cudaPitchedPtr *pitchedDevPtr,
                                               struct cudaExtent extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMalloc3D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMalloc3D", (void **)&cudart_real.cudaMalloc3D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3D) &&
@@ -9280,13 +9613,16 @@ static cudaError_t cudart_traced_cudaMalloc3DArray(cudart_cudaMalloc3DArray_fn *
                                                    const void *tracer_caller, cudaArray_t *array,
                                                    const struct cudaChannelFormatDesc *desc,
                                                    struct cudaExtent extent, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMalloc3DArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMalloc3DArray", (void **)&cudart_real.cudaMalloc3DArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMalloc3DArray) &&
@@ -9365,13 +9701,16 @@ static cudaError_t cudart_traced_cudaMallocMipmappedArray(cudart_cudaMallocMipma
                                                           struct cudaExtent extent,
                                                           unsigned int numLevels,
                                                           unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMallocMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocMipmappedArray", (void **)&cudart_real.cudaMallocMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocMipmappedArray) &&
@@ -9453,13 +9792,16 @@ static cudaError_t cudart_traced_cudaGetMipmappedArrayLevel(cudart_cudaGetMipmap
                                                             cudaArray_t *levelArray,
                                                             cudaMipmappedArray_const_t mipmappedArray,
                                                             unsigned int level) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetMipmappedArrayLevel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetMipmappedArrayLevel", (void **)&cudart_real.cudaGetMipmappedArrayLevel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetMipmappedArrayLevel) &&
@@ -9534,13 +9876,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMemcpy3D(cudart_cudaMemcpy3D_fn *tracer_real,
                                               const void *tracer_caller,
                                               const struct cudaMemcpy3DParms *p) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy3D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3D", (void **)&cudart_real.cudaMemcpy3D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3D) &&
@@ -9606,13 +9951,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMemcpy3DPeer(cudart_cudaMemcpy3DPeer_fn *tracer_real,
                                                   const void *tracer_caller,
                                                   const struct cudaMemcpy3DPeerParms *p) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy3DPeer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DPeer", (void **)&cudart_real.cudaMemcpy3DPeer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeer) &&
@@ -9679,13 +10027,16 @@ static cudaError_t cudart_traced_cudaMemcpy3DAsync(cudart_cudaMemcpy3DAsync_fn *
                                                    const void *tracer_caller,
                                                    const struct cudaMemcpy3DParms *p,
                                                    cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy3DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DAsync", (void **)&cudart_real.cudaMemcpy3DAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DAsync) &&
@@ -9754,13 +10105,16 @@ static cudaError_t cudart_traced_cudaMemcpy3DPeerAsync(cudart_cudaMemcpy3DPeerAs
                                                        const void *tracer_caller,
                                                        const struct cudaMemcpy3DPeerParms *p,
                                                        cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy3DPeerAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DPeerAsync", (void **)&cudart_real.cudaMemcpy3DPeerAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DPeerAsync) &&
@@ -9828,13 +10182,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMemGetInfo(cudart_cudaMemGetInfo_fn *tracer_real,
                                                 const void *tracer_caller, size_t *free,
                                                 size_t *total) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemGetInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemGetInfo", (void **)&cudart_real.cudaMemGetInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetInfo) &&
@@ -9906,13 +10263,16 @@ static cudaError_t cudart_traced_cudaArrayGetInfo(cudart_cudaArrayGetInfo_fn *tr
                                                   struct cudaChannelFormatDesc *desc,
                                                   struct cudaExtent *extent, unsigned int *flags,
                                                   cudaArray_t array) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaArrayGetInfo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetInfo", (void **)&cudart_real.cudaArrayGetInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, extent, flags, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetInfo) &&
@@ -9989,13 +10349,16 @@ static cudaError_t cudart_traced_cudaArrayGetPlane(cudart_cudaArrayGetPlane_fn *
                                                    const void *tracer_caller,
                                                    cudaArray_t *pPlaneArray, cudaArray_t hArray,
                                                    unsigned int planeIdx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaArrayGetPlane_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetPlane", (void **)&cudart_real.cudaArrayGetPlane);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pPlaneArray, hArray, planeIdx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetPlane) &&
@@ -10069,13 +10432,16 @@ static cudaError_t cudart_traced_cudaArrayGetMemoryRequirements(cudart_cudaArray
                                                                 const void *tracer_caller,
                                                                 struct cudaArrayMemoryRequirements *memoryRequirements,
                                                                 cudaArray_t array, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaArrayGetMemoryRequirements_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetMemoryRequirements", (void **)&cudart_real.cudaArrayGetMemoryRequirements);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, array, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetMemoryRequirements) &&
@@ -10150,13 +10516,16 @@ static cudaError_t cudart_traced_cudaMipmappedArrayGetMemoryRequirements(cudart_
                                                                          struct cudaArrayMemoryRequirements *memoryRequirements,
                                                                          cudaMipmappedArray_t mipmap,
                                                                          int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMipmappedArrayGetMemoryRequirements_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMipmappedArrayGetMemoryRequirements", (void **)&cudart_real.cudaMipmappedArrayGetMemoryRequirements);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memoryRequirements, mipmap, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetMemoryRequirements) &&
@@ -10231,13 +10600,16 @@ static cudaError_t cudart_traced_cudaArrayGetSparseProperties(cudart_cudaArrayGe
                                                               const void *tracer_caller,
                                                               struct cudaArraySparseProperties *sparseProperties,
                                                               cudaArray_t array) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaArrayGetSparseProperties_fn *)tracer_resolve(
         "libcudart.so.13", "cudaArrayGetSparseProperties", (void **)&cudart_real.cudaArrayGetSparseProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaArrayGetSparseProperties) &&
@@ -10308,13 +10680,16 @@ static cudaError_t cudart_traced_cudaMipmappedArrayGetSparseProperties(cudart_cu
                                                                        const void *tracer_caller,
                                                                        struct cudaArraySparseProperties *sparseProperties,
                                                                        cudaMipmappedArray_t mipmap) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMipmappedArrayGetSparseProperties_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMipmappedArrayGetSparseProperties", (void **)&cudart_real.cudaMipmappedArrayGetSparseProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sparseProperties, mipmap);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMipmappedArrayGetSparseProperties) &&
@@ -10385,13 +10760,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMemcpy(cudart_cudaMemcpy_fn *tracer_real,
                                             const void *tracer_caller, void *dst, const void *src,
                                             size_t count, enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy", (void **)&cudart_real.cudaMemcpy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy) &&
@@ -10464,13 +10842,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMemcpyPeer(cudart_cudaMemcpyPeer_fn *tracer_real,
                                                 const void *tracer_caller, void *dst, int dstDevice,
                                                 const void *src, int srcDevice, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyPeer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyPeer", (void **)&cudart_real.cudaMemcpyPeer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDevice, src, srcDevice, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeer) &&
@@ -10547,13 +10928,16 @@ static cudaError_t cudart_traced_cudaMemcpy2D(cudart_cudaMemcpy2D_fn *tracer_rea
                                               const void *tracer_caller, void *dst, size_t dpitch,
                                               const void *src, size_t spitch, size_t width,
                                               size_t height, enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy2D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2D", (void **)&cudart_real.cudaMemcpy2D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2D) &&
@@ -10637,13 +11021,16 @@ static cudaError_t cudart_traced_cudaMemcpy2DToArray(cudart_cudaMemcpy2DToArray_
                                                      size_t wOffset, size_t hOffset,
                                                      const void *src, size_t spitch, size_t width,
                                                      size_t height, enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy2DToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DToArray", (void **)&cudart_real.cudaMemcpy2DToArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArray) &&
@@ -10730,13 +11117,16 @@ static cudaError_t cudart_traced_cudaMemcpy2DFromArray(cudart_cudaMemcpy2DFromAr
                                                        size_t dpitch, cudaArray_const_t src,
                                                        size_t wOffset, size_t hOffset, size_t width,
                                                        size_t height, enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy2DFromArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DFromArray", (void **)&cudart_real.cudaMemcpy2DFromArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArray) &&
@@ -10825,13 +11215,16 @@ static cudaError_t cudart_traced_cudaMemcpy2DArrayToArray(cudart_cudaMemcpy2DArr
                                                           size_t wOffsetSrc, size_t hOffsetSrc,
                                                           size_t width, size_t height,
                                                           enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy2DArrayToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DArrayToArray", (void **)&cudart_real.cudaMemcpy2DArrayToArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DArrayToArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, width, height,
                        kind);
   }
@@ -10924,13 +11317,16 @@ static cudaError_t cudart_traced_cudaMemcpyToSymbol(cudart_cudaMemcpyToSymbol_fn
                                                     const void *tracer_caller, const void *symbol,
                                                     const void *src, size_t count, size_t offset,
                                                     enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToSymbol", (void **)&cudart_real.cudaMemcpyToSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbol) &&
@@ -11008,13 +11404,16 @@ static cudaError_t cudart_traced_cudaMemcpyFromSymbol(cudart_cudaMemcpyFromSymbo
                                                       const void *tracer_caller, void *dst,
                                                       const void *symbol, size_t count,
                                                       size_t offset, enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromSymbol", (void **)&cudart_real.cudaMemcpyFromSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbol) &&
@@ -11092,13 +11491,16 @@ static cudaError_t cudart_traced_cudaMemcpyAsync(cudart_cudaMemcpyAsync_fn *trac
                                                  const void *tracer_caller, void *dst,
                                                  const void *src, size_t count,
                                                  enum cudaMemcpyKind kind, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyAsync", (void **)&cudart_real.cudaMemcpyAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyAsync) &&
@@ -11176,13 +11578,16 @@ static cudaError_t cudart_traced_cudaMemcpyPeerAsync(cudart_cudaMemcpyPeerAsync_
                                                      const void *tracer_caller, void *dst,
                                                      int dstDevice, const void *src, int srcDevice,
                                                      size_t count, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyPeerAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyPeerAsync", (void **)&cudart_real.cudaMemcpyPeerAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDevice, src, srcDevice, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyPeerAsync) &&
@@ -11266,13 +11671,16 @@ static cudaError_t cudart_traced_cudaMemcpyBatchAsync(cudart_cudaMemcpyBatchAsyn
                                                       struct cudaMemcpyAttributes *attrs,
                                                       size_t *attrsIdxs, size_t numAttrs,
                                                       cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyBatchAsync", (void **)&cudart_real.cudaMemcpyBatchAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dsts, srcs, sizes, count, attrs, attrsIdxs, numAttrs, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyBatchAsync) &&
@@ -11361,13 +11769,16 @@ static cudaError_t cudart_traced_cudaMemcpy3DBatchAsync(cudart_cudaMemcpy3DBatch
                                                         struct cudaMemcpy3DBatchOp *opList,
                                                         unsigned long long flags,
                                                         cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy3DBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy3DBatchAsync", (void **)&cudart_real.cudaMemcpy3DBatchAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numOps, opList, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy3DBatchAsync) &&
@@ -11444,13 +11855,16 @@ static cudaError_t cudart_traced_cudaMemcpy2DAsync(cudart_cudaMemcpy2DAsync_fn *
                                                    size_t dpitch, const void *src, size_t spitch,
                                                    size_t width, size_t height,
                                                    enum cudaMemcpyKind kind, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy2DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DAsync", (void **)&cudart_real.cudaMemcpy2DAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DAsync) &&
@@ -11539,13 +11953,16 @@ static cudaError_t cudart_traced_cudaMemcpy2DToArrayAsync(cudart_cudaMemcpy2DToA
                                                           size_t spitch, size_t width,
                                                           size_t height, enum cudaMemcpyKind kind,
                                                           cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy2DToArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DToArrayAsync", (void **)&cudart_real.cudaMemcpy2DToArrayAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DToArrayAsync) &&
@@ -11637,13 +12054,16 @@ static cudaError_t cudart_traced_cudaMemcpy2DFromArrayAsync(cudart_cudaMemcpy2DF
                                                             size_t width, size_t height,
                                                             enum cudaMemcpyKind kind,
                                                             cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpy2DFromArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpy2DFromArrayAsync", (void **)&cudart_real.cudaMemcpy2DFromArrayAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpy2DFromArrayAsync) &&
@@ -11735,13 +12155,16 @@ static cudaError_t cudart_traced_cudaMemcpyToSymbolAsync(cudart_cudaMemcpyToSymb
                                                          size_t count, size_t offset,
                                                          enum cudaMemcpyKind kind,
                                                          cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyToSymbolAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToSymbolAsync", (void **)&cudart_real.cudaMemcpyToSymbolAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToSymbolAsync) &&
@@ -11822,13 +12245,16 @@ static cudaError_t cudart_traced_cudaMemcpyFromSymbolAsync(cudart_cudaMemcpyFrom
                                                            const void *symbol, size_t count,
                                                            size_t offset, enum cudaMemcpyKind kind,
                                                            cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyFromSymbolAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromSymbolAsync", (void **)&cudart_real.cudaMemcpyFromSymbolAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, count, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromSymbolAsync) &&
@@ -11907,13 +12333,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMemset(cudart_cudaMemset_fn *tracer_real,
                                             const void *tracer_caller, void *devPtr, int value,
                                             size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemset_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset", (void **)&cudart_real.cudaMemset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset) &&
@@ -11983,13 +12412,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMemset2D(cudart_cudaMemset2D_fn *tracer_real,
                                               const void *tracer_caller, void *devPtr, size_t pitch,
                                               int value, size_t width, size_t height) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemset2D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset2D", (void **)&cudart_real.cudaMemset2D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2D) &&
@@ -12066,13 +12498,16 @@ static cudaError_t cudart_traced_cudaMemset3D(cudart_cudaMemset3D_fn *tracer_rea
                                               const void *tracer_caller,
                                               struct cudaPitchedPtr pitchedDevPtr, int value,
                                               struct cudaExtent extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemset3D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset3D", (void **)&cudart_real.cudaMemset3D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3D) &&
@@ -12142,13 +12577,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMemsetAsync(cudart_cudaMemsetAsync_fn *tracer_real,
                                                  const void *tracer_caller, void *devPtr, int value,
                                                  size_t count, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemsetAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemsetAsync", (void **)&cudart_real.cudaMemsetAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemsetAsync) &&
@@ -12223,13 +12661,16 @@ static cudaError_t cudart_traced_cudaMemset2DAsync(cudart_cudaMemset2DAsync_fn *
                                                    const void *tracer_caller, void *devPtr,
                                                    size_t pitch, int value, size_t width,
                                                    size_t height, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemset2DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset2DAsync", (void **)&cudart_real.cudaMemset2DAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset2DAsync) &&
@@ -12310,13 +12751,16 @@ static cudaError_t cudart_traced_cudaMemset3DAsync(cudart_cudaMemset3DAsync_fn *
                                                    const void *tracer_caller,
                                                    struct cudaPitchedPtr pitchedDevPtr, int value,
                                                    struct cudaExtent extent, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemset3DAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemset3DAsync", (void **)&cudart_real.cudaMemset3DAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemset3DAsync) &&
@@ -12389,13 +12833,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGetSymbolAddress(cudart_cudaGetSymbolAddress_fn *tracer_real,
                                                       const void *tracer_caller, void **devPtr,
                                                       const void *symbol) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetSymbolAddress_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetSymbolAddress", (void **)&cudart_real.cudaGetSymbolAddress);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolAddress) &&
@@ -12465,13 +12912,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGetSymbolSize(cudart_cudaGetSymbolSize_fn *tracer_real,
                                                    const void *tracer_caller, size_t *size,
                                                    const void *symbol) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetSymbolSize_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetSymbolSize", (void **)&cudart_real.cudaGetSymbolSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSymbolSize) &&
@@ -12541,13 +12991,16 @@ static cudaError_t cudart_traced_cudaMemPrefetchAsync(cudart_cudaMemPrefetchAsyn
                                                       const void *tracer_caller, const void *devPtr,
                                                       size_t count, struct cudaMemLocation location,
                                                       unsigned int flags, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPrefetchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPrefetchAsync", (void **)&cudart_real.cudaMemPrefetchAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, location, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchAsync) &&
@@ -12629,13 +13082,16 @@ static cudaError_t cudart_traced_cudaMemPrefetchBatchAsync(cudart_cudaMemPrefetc
                                                            size_t numPrefetchLocs,
                                                            unsigned long long flags,
                                                            cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPrefetchBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPrefetchBatchAsync", (void **)&cudart_real.cudaMemPrefetchBatchAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPrefetchBatchAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
@@ -12731,13 +13187,16 @@ static cudaError_t cudart_traced_cudaMemDiscardBatchAsync(cudart_cudaMemDiscardB
                                                           size_t *sizes, size_t count,
                                                           unsigned long long flags,
                                                           cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemDiscardBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemDiscardBatchAsync", (void **)&cudart_real.cudaMemDiscardBatchAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, flags, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardBatchAsync) &&
@@ -12822,13 +13281,16 @@ static cudaError_t cudart_traced_cudaMemDiscardAndPrefetchBatchAsync(cudart_cuda
                                                                      size_t numPrefetchLocs,
                                                                      unsigned long long flags,
                                                                      cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemDiscardAndPrefetchBatchAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemDiscardAndPrefetchBatchAsync", (void **)&cudart_real.cudaMemDiscardAndPrefetchBatchAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemDiscardAndPrefetchBatchAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptrs, sizes, count, prefetchLocs, prefetchLocIdxs, numPrefetchLocs, flags,
                        stream);
   }
@@ -12924,13 +13386,16 @@ static cudaError_t cudart_traced_cudaMemAdvise(cudart_cudaMemAdvise_fn *tracer_r
                                                const void *tracer_caller, const void *devPtr,
                                                size_t count, enum cudaMemoryAdvise advice,
                                                struct cudaMemLocation location) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemAdvise_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemAdvise", (void **)&cudart_real.cudaMemAdvise);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, count, advice, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemAdvise) &&
@@ -13006,13 +13471,16 @@ static cudaError_t cudart_traced_cudaMemRangeGetAttribute(cudart_cudaMemRangeGet
                                                           size_t dataSize,
                                                           enum cudaMemRangeAttribute attribute,
                                                           const void *devPtr, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemRangeGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemRangeGetAttribute", (void **)&cudart_real.cudaMemRangeGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, dataSize, attribute, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttribute) &&
@@ -13094,13 +13562,16 @@ static cudaError_t cudart_traced_cudaMemRangeGetAttributes(cudart_cudaMemRangeGe
                                                            enum cudaMemRangeAttribute *attributes,
                                                            size_t numAttributes, const void *devPtr,
                                                            size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemRangeGetAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemRangeGetAttributes", (void **)&cudart_real.cudaMemRangeGetAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, dataSizes, attributes, numAttributes, devPtr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemRangeGetAttributes) &&
@@ -13186,13 +13657,16 @@ static cudaError_t cudart_traced_cudaMemcpyToArray(cudart_cudaMemcpyToArray_fn *
                                                    const void *tracer_caller, cudaArray_t dst,
                                                    size_t wOffset, size_t hOffset, const void *src,
                                                    size_t count, enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToArray", (void **)&cudart_real.cudaMemcpyToArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArray) &&
@@ -13273,13 +13747,16 @@ static cudaError_t cudart_traced_cudaMemcpyFromArray(cudart_cudaMemcpyFromArray_
                                                      cudaArray_const_t src, size_t wOffset,
                                                      size_t hOffset, size_t count,
                                                      enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyFromArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromArray", (void **)&cudart_real.cudaMemcpyFromArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArray) &&
@@ -13361,13 +13838,16 @@ static cudaError_t cudart_traced_cudaMemcpyArrayToArray(cudart_cudaMemcpyArrayTo
                                                         cudaArray_const_t src, size_t wOffsetSrc,
                                                         size_t hOffsetSrc, size_t count,
                                                         enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyArrayToArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyArrayToArray", (void **)&cudart_real.cudaMemcpyArrayToArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffsetDst, hOffsetDst, src, wOffsetSrc, hOffsetSrc, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyArrayToArray) &&
@@ -13458,13 +13938,16 @@ static cudaError_t cudart_traced_cudaMemcpyToArrayAsync(cudart_cudaMemcpyToArray
                                                         const void *src, size_t count,
                                                         enum cudaMemcpyKind kind,
                                                         cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyToArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyToArrayAsync", (void **)&cudart_real.cudaMemcpyToArrayAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyToArrayAsync) &&
@@ -13549,13 +14032,16 @@ static cudaError_t cudart_traced_cudaMemcpyFromArrayAsync(cudart_cudaMemcpyFromA
                                                           size_t hOffset, size_t count,
                                                           enum cudaMemcpyKind kind,
                                                           cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemcpyFromArrayAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemcpyFromArrayAsync", (void **)&cudart_real.cudaMemcpyFromArrayAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, wOffset, hOffset, count, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemcpyFromArrayAsync) &&
@@ -13638,13 +14124,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMallocAsync(cudart_cudaMallocAsync_fn *tracer_real,
                                                  const void *tracer_caller, void **devPtr,
                                                  size_t size, cudaStream_t hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMallocAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocAsync", (void **)&cudart_real.cudaMallocAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocAsync) &&
@@ -13716,13 +14205,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaFreeAsync(cudart_cudaFreeAsync_fn *tracer_real,
                                                const void *tracer_caller, void *devPtr,
                                                cudaStream_t hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaFreeAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaFreeAsync", (void **)&cudart_real.cudaFreeAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaFreeAsync) &&
@@ -13790,13 +14282,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMemPoolTrimTo(cudart_cudaMemPoolTrimTo_fn *tracer_real,
                                                    const void *tracer_caller, cudaMemPool_t memPool,
                                                    size_t minBytesToKeep) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPoolTrimTo_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolTrimTo", (void **)&cudart_real.cudaMemPoolTrimTo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, minBytesToKeep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolTrimTo) &&
@@ -13866,13 +14361,16 @@ static cudaError_t cudart_traced_cudaMemPoolSetAttribute(cudart_cudaMemPoolSetAt
                                                          const void *tracer_caller,
                                                          cudaMemPool_t memPool,
                                                          enum cudaMemPoolAttr attr, void *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPoolSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolSetAttribute", (void **)&cudart_real.cudaMemPoolSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAttribute) &&
@@ -13944,13 +14442,16 @@ static cudaError_t cudart_traced_cudaMemPoolGetAttribute(cudart_cudaMemPoolGetAt
                                                          const void *tracer_caller,
                                                          cudaMemPool_t memPool,
                                                          enum cudaMemPoolAttr attr, void *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPoolGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolGetAttribute", (void **)&cudart_real.cudaMemPoolGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAttribute) &&
@@ -14023,13 +14524,16 @@ static cudaError_t cudart_traced_cudaMemPoolSetAccess(cudart_cudaMemPoolSetAcces
                                                       cudaMemPool_t memPool,
                                                       const struct cudaMemAccessDesc *descList,
                                                       size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPoolSetAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolSetAccess", (void **)&cudart_real.cudaMemPoolSetAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, descList, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolSetAccess) &&
@@ -14104,13 +14608,16 @@ static cudaError_t cudart_traced_cudaMemPoolGetAccess(cudart_cudaMemPoolGetAcces
                                                       enum cudaMemAccessFlags *flags,
                                                       cudaMemPool_t memPool,
                                                       struct cudaMemLocation *location) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPoolGetAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolGetAccess", (void **)&cudart_real.cudaMemPoolGetAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, memPool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolGetAccess) &&
@@ -14185,13 +14692,16 @@ static cudaError_t cudart_traced_cudaMemPoolCreate(cudart_cudaMemPoolCreate_fn *
                                                    const void *tracer_caller,
                                                    cudaMemPool_t *memPool,
                                                    const struct cudaMemPoolProps *poolProps) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPoolCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolCreate", (void **)&cudart_real.cudaMemPoolCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, poolProps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolCreate) &&
@@ -14261,13 +14771,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaMemPoolDestroy(cudart_cudaMemPoolDestroy_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     cudaMemPool_t memPool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPoolDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolDestroy", (void **)&cudart_real.cudaMemPoolDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolDestroy) &&
@@ -14335,13 +14848,16 @@ static cudaError_t cudart_traced_cudaMemGetDefaultMemPool(cudart_cudaMemGetDefau
                                                           cudaMemPool_t *memPool,
                                                           struct cudaMemLocation *location,
                                                           enum cudaMemAllocationType type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemGetDefaultMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemGetDefaultMemPool", (void **)&cudart_real.cudaMemGetDefaultMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetDefaultMemPool) &&
@@ -14417,13 +14933,16 @@ static cudaError_t cudart_traced_cudaMemGetMemPool(cudart_cudaMemGetMemPool_fn *
                                                    cudaMemPool_t *memPool,
                                                    struct cudaMemLocation *location,
                                                    enum cudaMemAllocationType type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemGetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemGetMemPool", (void **)&cudart_real.cudaMemGetMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, location, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemGetMemPool) &&
@@ -14499,13 +15018,16 @@ static cudaError_t cudart_traced_cudaMemSetMemPool(cudart_cudaMemSetMemPool_fn *
                                                    struct cudaMemLocation *location,
                                                    enum cudaMemAllocationType type,
                                                    cudaMemPool_t memPool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemSetMemPool_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemSetMemPool", (void **)&cudart_real.cudaMemSetMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, type, memPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemSetMemPool) &&
@@ -14579,13 +15101,16 @@ static cudaError_t cudart_traced_cudaMallocFromPoolAsync(cudart_cudaMallocFromPo
                                                          const void *tracer_caller, void **ptr,
                                                          size_t size, cudaMemPool_t memPool,
                                                          cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMallocFromPoolAsync_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMallocFromPoolAsync", (void **)&cudart_real.cudaMallocFromPoolAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, memPool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMallocFromPoolAsync) &&
@@ -14664,13 +15189,16 @@ static cudaError_t cudart_traced_cudaMemPoolExportToShareableHandle(cudart_cudaM
                                                                     cudaMemPool_t memPool,
                                                                     enum cudaMemAllocationHandleType handleType,
                                                                     unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPoolExportToShareableHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolExportToShareableHandle", (void **)&cudart_real.cudaMemPoolExportToShareableHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, memPool, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportToShareableHandle) &&
@@ -14750,13 +15278,16 @@ static cudaError_t cudart_traced_cudaMemPoolImportFromShareableHandle(cudart_cud
                                                                       void *shareableHandle,
                                                                       enum cudaMemAllocationHandleType handleType,
                                                                       unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPoolImportFromShareableHandle_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolImportFromShareableHandle", (void **)&cudart_real.cudaMemPoolImportFromShareableHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memPool, shareableHandle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportFromShareableHandle) &&
@@ -14835,13 +15366,16 @@ static cudaError_t cudart_traced_cudaMemPoolExportPointer(cudart_cudaMemPoolExpo
                                                           const void *tracer_caller,
                                                           struct cudaMemPoolPtrExportData *exportData,
                                                           void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPoolExportPointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolExportPointer", (void **)&cudart_real.cudaMemPoolExportPointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(exportData, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolExportPointer) &&
@@ -14911,13 +15445,16 @@ static cudaError_t cudart_traced_cudaMemPoolImportPointer(cudart_cudaMemPoolImpo
                                                           const void *tracer_caller, void **ptr,
                                                           cudaMemPool_t memPool,
                                                           struct cudaMemPoolPtrExportData *exportData) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaMemPoolImportPointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaMemPoolImportPointer", (void **)&cudart_real.cudaMemPoolImportPointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, memPool, exportData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaMemPoolImportPointer) &&
@@ -14992,13 +15529,16 @@ static cudaError_t cudart_traced_cudaPointerGetAttributes(cudart_cudaPointerGetA
                                                           const void *tracer_caller,
                                                           struct cudaPointerAttributes *attributes,
                                                           const void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaPointerGetAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaPointerGetAttributes", (void **)&cudart_real.cudaPointerGetAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaPointerGetAttributes) &&
@@ -15068,13 +15608,16 @@ static cudaError_t cudart_traced_cudaDeviceCanAccessPeer(cudart_cudaDeviceCanAcc
                                                          const void *tracer_caller,
                                                          int *canAccessPeer, int device,
                                                          int peerDevice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceCanAccessPeer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceCanAccessPeer", (void **)&cudart_real.cudaDeviceCanAccessPeer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, device, peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceCanAccessPeer) &&
@@ -15147,13 +15690,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceEnablePeerAccess(cudart_cudaDeviceEnablePeerAccess_fn *tracer_real,
                                                             const void *tracer_caller,
                                                             int peerDevice, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceEnablePeerAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceEnablePeerAccess", (void **)&cudart_real.cudaDeviceEnablePeerAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDevice, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceEnablePeerAccess) &&
@@ -15222,13 +15768,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceDisablePeerAccess(cudart_cudaDeviceDisablePeerAccess_fn *tracer_real,
                                                              const void *tracer_caller,
                                                              int peerDevice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceDisablePeerAccess_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceDisablePeerAccess", (void **)&cudart_real.cudaDeviceDisablePeerAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceDisablePeerAccess) &&
@@ -15295,13 +15844,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGraphicsUnregisterResource(cudart_cudaGraphicsUnregisterResource_fn *tracer_real,
                                                                 const void *tracer_caller,
                                                                 cudaGraphicsResource_t resource) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphicsUnregisterResource_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsUnregisterResource", (void **)&cudart_real.cudaGraphicsUnregisterResource);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnregisterResource) &&
@@ -15369,13 +15921,16 @@ static cudaError_t cudart_traced_cudaGraphicsResourceSetMapFlags(cudart_cudaGrap
                                                                  const void *tracer_caller,
                                                                  cudaGraphicsResource_t resource,
                                                                  unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphicsResourceSetMapFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsResourceSetMapFlags", (void **)&cudart_real.cudaGraphicsResourceSetMapFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceSetMapFlags) &&
@@ -15445,13 +16000,16 @@ static cudaError_t cudart_traced_cudaGraphicsMapResources(cudart_cudaGraphicsMap
                                                           const void *tracer_caller, int count,
                                                           cudaGraphicsResource_t *resources,
                                                           cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphicsMapResources_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsMapResources", (void **)&cudart_real.cudaGraphicsMapResources);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsMapResources) &&
@@ -15526,13 +16084,16 @@ static cudaError_t cudart_traced_cudaGraphicsUnmapResources(cudart_cudaGraphicsU
                                                             const void *tracer_caller, int count,
                                                             cudaGraphicsResource_t *resources,
                                                             cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphicsUnmapResources_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsUnmapResources", (void **)&cudart_real.cudaGraphicsUnmapResources);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsUnmapResources) &&
@@ -15607,13 +16168,16 @@ static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedPointer(cudart_cud
                                                                       const void *tracer_caller,
                                                                       void **devPtr, size_t *size,
                                                                       cudaGraphicsResource_t resource) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphicsResourceGetMappedPointer_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsResourceGetMappedPointer", (void **)&cudart_real.cudaGraphicsResourceGetMappedPointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedPointer) &&
@@ -15692,13 +16256,16 @@ static cudaError_t cudart_traced_cudaGraphicsSubResourceGetMappedArray(cudart_cu
                                                                        cudaGraphicsResource_t resource,
                                                                        unsigned int arrayIndex,
                                                                        unsigned int mipLevel) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphicsSubResourceGetMappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsSubResourceGetMappedArray", (void **)&cudart_real.cudaGraphicsSubResourceGetMappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsSubResourceGetMappedArray) &&
@@ -15777,13 +16344,16 @@ static cudaError_t cudart_traced_cudaGraphicsResourceGetMappedMipmappedArray(cud
                                                                              const void *tracer_caller,
                                                                              cudaMipmappedArray_t *mipmappedArray,
                                                                              cudaGraphicsResource_t resource) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphicsResourceGetMappedMipmappedArray_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphicsResourceGetMappedMipmappedArray", (void **)&cudart_real.cudaGraphicsResourceGetMappedMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphicsResourceGetMappedMipmappedArray) &&
@@ -15856,13 +16426,16 @@ static cudaError_t cudart_traced_cudaGetChannelDesc(cudart_cudaGetChannelDesc_fn
                                                     const void *tracer_caller,
                                                     struct cudaChannelFormatDesc *desc,
                                                     cudaArray_const_t array) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetChannelDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetChannelDesc", (void **)&cudart_real.cudaGetChannelDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetChannelDesc) &&
@@ -15931,13 +16504,16 @@ static struct cudaChannelFormatDesc cudart_traced_cudaCreateChannelDesc(cudart_c
                                                                         const void *tracer_caller,
                                                                         int x, int y, int z, int w,
                                                                         enum cudaChannelFormatKind f) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaCreateChannelDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCreateChannelDesc", (void **)&cudart_real.cudaCreateChannelDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateChannelDesc) &&
@@ -16017,13 +16593,16 @@ static cudaError_t cudart_traced_cudaCreateTextureObject(cudart_cudaCreateTextur
                                                          const struct cudaResourceDesc *pResDesc,
                                                          const struct cudaTextureDesc *pTexDesc,
                                                          const struct cudaResourceViewDesc *pResViewDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaCreateTextureObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCreateTextureObject", (void **)&cudart_real.cudaCreateTextureObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateTextureObject) &&
@@ -16101,13 +16680,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDestroyTextureObject(cudart_cudaDestroyTextureObject_fn *tracer_real,
                                                           const void *tracer_caller,
                                                           cudaTextureObject_t texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDestroyTextureObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroyTextureObject", (void **)&cudart_real.cudaDestroyTextureObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroyTextureObject) &&
@@ -16174,13 +16756,16 @@ static cudaError_t cudart_traced_cudaGetTextureObjectResourceDesc(cudart_cudaGet
                                                                   const void *tracer_caller,
                                                                   struct cudaResourceDesc *pResDesc,
                                                                   cudaTextureObject_t texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetTextureObjectResourceDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetTextureObjectResourceDesc", (void **)&cudart_real.cudaGetTextureObjectResourceDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceDesc) &&
@@ -16251,13 +16836,16 @@ static cudaError_t cudart_traced_cudaGetTextureObjectTextureDesc(cudart_cudaGetT
                                                                  const void *tracer_caller,
                                                                  struct cudaTextureDesc *pTexDesc,
                                                                  cudaTextureObject_t texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetTextureObjectTextureDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetTextureObjectTextureDesc", (void **)&cudart_real.cudaGetTextureObjectTextureDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectTextureDesc) &&
@@ -16328,13 +16916,16 @@ static cudaError_t cudart_traced_cudaGetTextureObjectResourceViewDesc(cudart_cud
                                                                       const void *tracer_caller,
                                                                       struct cudaResourceViewDesc *pResViewDesc,
                                                                       cudaTextureObject_t texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetTextureObjectResourceViewDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetTextureObjectResourceViewDesc", (void **)&cudart_real.cudaGetTextureObjectResourceViewDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetTextureObjectResourceViewDesc) &&
@@ -16406,13 +16997,16 @@ static cudaError_t cudart_traced_cudaCreateSurfaceObject(cudart_cudaCreateSurfac
                                                          const void *tracer_caller,
                                                          cudaSurfaceObject_t *pSurfObject,
                                                          const struct cudaResourceDesc *pResDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaCreateSurfaceObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaCreateSurfaceObject", (void **)&cudart_real.cudaCreateSurfaceObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pSurfObject, pResDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaCreateSurfaceObject) &&
@@ -16483,13 +17077,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDestroySurfaceObject(cudart_cudaDestroySurfaceObject_fn *tracer_real,
                                                           const void *tracer_caller,
                                                           cudaSurfaceObject_t surfObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDestroySurfaceObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDestroySurfaceObject", (void **)&cudart_real.cudaDestroySurfaceObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDestroySurfaceObject) &&
@@ -16557,13 +17154,16 @@ static cudaError_t cudart_traced_cudaGetSurfaceObjectResourceDesc(cudart_cudaGet
                                                                   const void *tracer_caller,
                                                                   struct cudaResourceDesc *pResDesc,
                                                                   cudaSurfaceObject_t surfObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetSurfaceObjectResourceDesc_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetSurfaceObjectResourceDesc", (void **)&cudart_real.cudaGetSurfaceObjectResourceDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, surfObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetSurfaceObjectResourceDesc) &&
@@ -16632,13 +17232,16 @@ cudaError_t cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc *pResDesc,
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDriverGetVersion(cudart_cudaDriverGetVersion_fn *tracer_real,
                                                       const void *tracer_caller, int *driverVersion) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDriverGetVersion_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDriverGetVersion", (void **)&cudart_real.cudaDriverGetVersion);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDriverGetVersion) &&
@@ -16705,13 +17308,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaRuntimeGetVersion(cudart_cudaRuntimeGetVersion_fn *tracer_real,
                                                        const void *tracer_caller,
                                                        int *runtimeVersion) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaRuntimeGetVersion_fn *)tracer_resolve(
         "libcudart.so.13", "cudaRuntimeGetVersion", (void **)&cudart_real.cudaRuntimeGetVersion);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaRuntimeGetVersion) &&
@@ -16781,13 +17387,16 @@ static cudaError_t cudart_traced_cudaLogsRegisterCallback(cudart_cudaLogsRegiste
                                                           cudaLogsCallback_t callbackFunc,
                                                           void *userData,
                                                           cudaLogsCallbackHandle *callback_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLogsRegisterCallback_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsRegisterCallback", (void **)&cudart_real.cudaLogsRegisterCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(callbackFunc, userData, callback_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsRegisterCallback) &&
@@ -16861,13 +17470,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaLogsUnregisterCallback(cudart_cudaLogsUnregisterCallback_fn *tracer_real,
                                                             const void *tracer_caller,
                                                             cudaLogsCallbackHandle callback) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLogsUnregisterCallback_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsUnregisterCallback", (void **)&cudart_real.cudaLogsUnregisterCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(callback);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsUnregisterCallback) &&
@@ -16934,13 +17546,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaLogsCurrent(cudart_cudaLogsCurrent_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  cudaLogIterator *iterator_out, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLogsCurrent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsCurrent", (void **)&cudart_real.cudaLogsCurrent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator_out, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsCurrent) &&
@@ -17011,13 +17626,16 @@ static cudaError_t cudart_traced_cudaLogsDumpToFile(cudart_cudaLogsDumpToFile_fn
                                                     const void *tracer_caller,
                                                     cudaLogIterator *iterator,
                                                     const char *pathToFile, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLogsDumpToFile_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsDumpToFile", (void **)&cudart_real.cudaLogsDumpToFile);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator, pathToFile, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToFile) &&
@@ -17091,13 +17709,16 @@ static cudaError_t cudart_traced_cudaLogsDumpToMemory(cudart_cudaLogsDumpToMemor
                                                       const void *tracer_caller,
                                                       cudaLogIterator *iterator, char *buffer,
                                                       size_t *size, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLogsDumpToMemory_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLogsDumpToMemory", (void **)&cudart_real.cudaLogsDumpToMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(iterator, buffer, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLogsDumpToMemory) &&
@@ -17175,13 +17796,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGraphCreate(cudart_cudaGraphCreate_fn *tracer_real,
                                                  const void *tracer_caller, cudaGraph_t *pGraph,
                                                  unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphCreate", (void **)&cudart_real.cudaGraphCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphCreate) &&
@@ -17254,13 +17878,16 @@ static cudaError_t cudart_traced_cudaGraphAddKernelNode(cudart_cudaGraphAddKerne
                                                         const cudaGraphNode_t *pDependencies,
                                                         size_t numDependencies,
                                                         const struct cudaKernelNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddKernelNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddKernelNode", (void **)&cudart_real.cudaGraphAddKernelNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddKernelNode) &&
@@ -17341,13 +17968,16 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeGetParams(cudart_cudaGraphKe
                                                               const void *tracer_caller,
                                                               cudaGraphNode_t node,
                                                               struct cudaKernelNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphKernelNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeGetParams", (void **)&cudart_real.cudaGraphKernelNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetParams) &&
@@ -17418,13 +18048,16 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeSetParams(cudart_cudaGraphKe
                                                               const void *tracer_caller,
                                                               cudaGraphNode_t node,
                                                               const struct cudaKernelNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphKernelNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeSetParams", (void **)&cudart_real.cudaGraphKernelNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetParams) &&
@@ -17495,13 +18128,16 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeCopyAttributes(cudart_cudaGr
                                                                    const void *tracer_caller,
                                                                    cudaGraphNode_t hDst,
                                                                    cudaGraphNode_t hSrc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphKernelNodeCopyAttributes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeCopyAttributes", (void **)&cudart_real.cudaGraphKernelNodeCopyAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDst, hSrc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeCopyAttributes) &&
@@ -17572,13 +18208,16 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeGetAttribute(cudart_cudaGrap
                                                                  cudaGraphNode_t hNode,
                                                                  cudaLaunchAttributeID attr,
                                                                  cudaLaunchAttributeValue *value_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphKernelNodeGetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeGetAttribute", (void **)&cudart_real.cudaGraphKernelNodeGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeGetAttribute) &&
@@ -17653,13 +18292,16 @@ static cudaError_t cudart_traced_cudaGraphKernelNodeSetAttribute(cudart_cudaGrap
                                                                  cudaGraphNode_t hNode,
                                                                  cudaLaunchAttributeID attr,
                                                                  const cudaLaunchAttributeValue *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphKernelNodeSetAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphKernelNodeSetAttribute", (void **)&cudart_real.cudaGraphKernelNodeSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphKernelNodeSetAttribute) &&
@@ -17735,13 +18377,16 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNode(cudart_cudaGraphAddMemcp
                                                         const cudaGraphNode_t *pDependencies,
                                                         size_t numDependencies,
                                                         const struct cudaMemcpy3DParms *pCopyParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddMemcpyNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNode", (void **)&cudart_real.cudaGraphAddMemcpyNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode) &&
@@ -17827,13 +18472,16 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeToSymbol(cudart_cudaGraph
                                                                 const void *symbol, const void *src,
                                                                 size_t count, size_t offset,
                                                                 enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddMemcpyNodeToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNodeToSymbol", (void **)&cudart_real.cudaGraphAddMemcpyNodeToSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeToSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
@@ -17935,13 +18583,16 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNodeFromSymbol(cudart_cudaGra
                                                                   const void *symbol, size_t count,
                                                                   size_t offset,
                                                                   enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddMemcpyNodeFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNodeFromSymbol", (void **)&cudart_real.cudaGraphAddMemcpyNodeFromSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNodeFromSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
@@ -18041,13 +18692,16 @@ static cudaError_t cudart_traced_cudaGraphAddMemcpyNode1D(cudart_cudaGraphAddMem
                                                           size_t numDependencies, void *dst,
                                                           const void *src, size_t count,
                                                           enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddMemcpyNode1D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemcpyNode1D", (void **)&cudart_real.cudaGraphAddMemcpyNode1D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemcpyNode1D) &&
@@ -18138,13 +18792,16 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeGetParams(cudart_cudaGraphMe
                                                               const void *tracer_caller,
                                                               cudaGraphNode_t node,
                                                               struct cudaMemcpy3DParms *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphMemcpyNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeGetParams", (void **)&cudart_real.cudaGraphMemcpyNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeGetParams) &&
@@ -18214,13 +18871,16 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams(cudart_cudaGraphMe
                                                               const void *tracer_caller,
                                                               cudaGraphNode_t node,
                                                               const struct cudaMemcpy3DParms *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParams", (void **)&cudart_real.cudaGraphMemcpyNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams) &&
@@ -18294,13 +18954,16 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsToSymbol(cudart_cud
                                                                       const void *src, size_t count,
                                                                       size_t offset,
                                                                       enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParamsToSymbol", (void **)&cudart_real.cudaGraphMemcpyNodeSetParamsToSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsToSymbol) &&
@@ -18385,13 +19048,16 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParamsFromSymbol(cudart_c
                                                                         const void *symbol,
                                                                         size_t count, size_t offset,
                                                                         enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParamsFromSymbol", (void **)&cudart_real.cudaGraphMemcpyNodeSetParamsFromSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParamsFromSymbol) &&
@@ -18474,13 +19140,16 @@ static cudaError_t cudart_traced_cudaGraphMemcpyNodeSetParams1D(cudart_cudaGraph
                                                                 cudaGraphNode_t node, void *dst,
                                                                 const void *src, size_t count,
                                                                 enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemcpyNodeSetParams1D", (void **)&cudart_real.cudaGraphMemcpyNodeSetParams1D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemcpyNodeSetParams1D) &&
@@ -18561,13 +19230,16 @@ static cudaError_t cudart_traced_cudaGraphAddMemsetNode(cudart_cudaGraphAddMemse
                                                         const cudaGraphNode_t *pDependencies,
                                                         size_t numDependencies,
                                                         const struct cudaMemsetParams *pMemsetParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddMemsetNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemsetNode", (void **)&cudart_real.cudaGraphAddMemsetNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemsetNode) &&
@@ -18648,13 +19320,16 @@ static cudaError_t cudart_traced_cudaGraphMemsetNodeGetParams(cudart_cudaGraphMe
                                                               const void *tracer_caller,
                                                               cudaGraphNode_t node,
                                                               struct cudaMemsetParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphMemsetNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemsetNodeGetParams", (void **)&cudart_real.cudaGraphMemsetNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeGetParams) &&
@@ -18724,13 +19399,16 @@ static cudaError_t cudart_traced_cudaGraphMemsetNodeSetParams(cudart_cudaGraphMe
                                                               const void *tracer_caller,
                                                               cudaGraphNode_t node,
                                                               const struct cudaMemsetParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphMemsetNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemsetNodeSetParams", (void **)&cudart_real.cudaGraphMemsetNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemsetNodeSetParams) &&
@@ -18804,13 +19482,16 @@ static cudaError_t cudart_traced_cudaGraphAddHostNode(cudart_cudaGraphAddHostNod
                                                       const cudaGraphNode_t *pDependencies,
                                                       size_t numDependencies,
                                                       const struct cudaHostNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddHostNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddHostNode", (void **)&cudart_real.cudaGraphAddHostNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddHostNode) &&
@@ -18891,13 +19572,16 @@ static cudaError_t cudart_traced_cudaGraphHostNodeGetParams(cudart_cudaGraphHost
                                                             const void *tracer_caller,
                                                             cudaGraphNode_t node,
                                                             struct cudaHostNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphHostNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphHostNodeGetParams", (void **)&cudart_real.cudaGraphHostNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeGetParams) &&
@@ -18967,13 +19651,16 @@ static cudaError_t cudart_traced_cudaGraphHostNodeSetParams(cudart_cudaGraphHost
                                                             const void *tracer_caller,
                                                             cudaGraphNode_t node,
                                                             const struct cudaHostNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphHostNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphHostNodeSetParams", (void **)&cudart_real.cudaGraphHostNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphHostNodeSetParams) &&
@@ -19047,13 +19734,16 @@ static cudaError_t cudart_traced_cudaGraphAddChildGraphNode(cudart_cudaGraphAddC
                                                             const cudaGraphNode_t *pDependencies,
                                                             size_t numDependencies,
                                                             cudaGraph_t childGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddChildGraphNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddChildGraphNode", (void **)&cudart_real.cudaGraphAddChildGraphNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddChildGraphNode) &&
@@ -19135,13 +19825,16 @@ static cudaError_t cudart_traced_cudaGraphChildGraphNodeGetGraph(cudart_cudaGrap
                                                                  const void *tracer_caller,
                                                                  cudaGraphNode_t node,
                                                                  cudaGraph_t *pGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphChildGraphNodeGetGraph_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphChildGraphNodeGetGraph", (void **)&cudart_real.cudaGraphChildGraphNodeGetGraph);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphChildGraphNodeGetGraph) &&
@@ -19214,13 +19907,16 @@ static cudaError_t cudart_traced_cudaGraphAddEmptyNode(cudart_cudaGraphAddEmptyN
                                                        cudaGraph_t graph,
                                                        const cudaGraphNode_t *pDependencies,
                                                        size_t numDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddEmptyNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddEmptyNode", (void **)&cudart_real.cudaGraphAddEmptyNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEmptyNode) &&
@@ -19300,13 +19996,16 @@ static cudaError_t cudart_traced_cudaGraphAddEventRecordNode(cudart_cudaGraphAdd
                                                              const cudaGraphNode_t *pDependencies,
                                                              size_t numDependencies,
                                                              cudaEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddEventRecordNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddEventRecordNode", (void **)&cudart_real.cudaGraphAddEventRecordNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventRecordNode) &&
@@ -19388,13 +20087,16 @@ static cudaError_t cudart_traced_cudaGraphEventRecordNodeGetEvent(cudart_cudaGra
                                                                   const void *tracer_caller,
                                                                   cudaGraphNode_t node,
                                                                   cudaEvent_t *event_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphEventRecordNodeGetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventRecordNodeGetEvent", (void **)&cudart_real.cudaGraphEventRecordNodeGetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeGetEvent) &&
@@ -19465,13 +20167,16 @@ static cudaError_t cudart_traced_cudaGraphEventRecordNodeSetEvent(cudart_cudaGra
                                                                   const void *tracer_caller,
                                                                   cudaGraphNode_t node,
                                                                   cudaEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventRecordNodeSetEvent", (void **)&cudart_real.cudaGraphEventRecordNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventRecordNodeSetEvent) &&
@@ -19544,13 +20249,16 @@ static cudaError_t cudart_traced_cudaGraphAddEventWaitNode(cudart_cudaGraphAddEv
                                                            const cudaGraphNode_t *pDependencies,
                                                            size_t numDependencies,
                                                            cudaEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddEventWaitNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddEventWaitNode", (void **)&cudart_real.cudaGraphAddEventWaitNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddEventWaitNode) &&
@@ -19632,13 +20340,16 @@ static cudaError_t cudart_traced_cudaGraphEventWaitNodeGetEvent(cudart_cudaGraph
                                                                 const void *tracer_caller,
                                                                 cudaGraphNode_t node,
                                                                 cudaEvent_t *event_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphEventWaitNodeGetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventWaitNodeGetEvent", (void **)&cudart_real.cudaGraphEventWaitNodeGetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeGetEvent) &&
@@ -19709,13 +20420,16 @@ static cudaError_t cudart_traced_cudaGraphEventWaitNodeSetEvent(cudart_cudaGraph
                                                                 const void *tracer_caller,
                                                                 cudaGraphNode_t node,
                                                                 cudaEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphEventWaitNodeSetEvent", (void **)&cudart_real.cudaGraphEventWaitNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphEventWaitNodeSetEvent) &&
@@ -19788,13 +20502,16 @@ static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresSignalNode(cudart
                                                                           const cudaGraphNode_t *pDependencies,
                                                                           size_t numDependencies,
                                                                           const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddExternalSemaphoresSignalNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddExternalSemaphoresSignalNode", (void **)&cudart_real.cudaGraphAddExternalSemaphoresSignalNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresSignalNode) &&
@@ -19878,13 +20595,16 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeGetParams(
                                                                                 const void *tracer_caller,
                                                                                 cudaGraphNode_t hNode,
                                                                                 struct cudaExternalSemaphoreSignalNodeParams *params_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExternalSemaphoresSignalNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresSignalNodeGetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresSignalNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeGetParams) &&
@@ -19956,13 +20676,16 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresSignalNodeSetParams(
                                                                                 const void *tracer_caller,
                                                                                 cudaGraphNode_t hNode,
                                                                                 const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExternalSemaphoresSignalNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresSignalNodeSetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresSignalNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresSignalNodeSetParams) &&
@@ -20037,13 +20760,16 @@ static cudaError_t cudart_traced_cudaGraphAddExternalSemaphoresWaitNode(cudart_c
                                                                         const cudaGraphNode_t *pDependencies,
                                                                         size_t numDependencies,
                                                                         const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddExternalSemaphoresWaitNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddExternalSemaphoresWaitNode", (void **)&cudart_real.cudaGraphAddExternalSemaphoresWaitNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddExternalSemaphoresWaitNode) &&
@@ -20127,13 +20853,16 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeGetParams(cu
                                                                               const void *tracer_caller,
                                                                               cudaGraphNode_t hNode,
                                                                               struct cudaExternalSemaphoreWaitNodeParams *params_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExternalSemaphoresWaitNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresWaitNodeGetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresWaitNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeGetParams) &&
@@ -20205,13 +20934,16 @@ static cudaError_t cudart_traced_cudaGraphExternalSemaphoresWaitNodeSetParams(cu
                                                                               const void *tracer_caller,
                                                                               cudaGraphNode_t hNode,
                                                                               const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExternalSemaphoresWaitNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExternalSemaphoresWaitNodeSetParams", (void **)&cudart_real.cudaGraphExternalSemaphoresWaitNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExternalSemaphoresWaitNodeSetParams) &&
@@ -20286,13 +21018,16 @@ static cudaError_t cudart_traced_cudaGraphAddMemAllocNode(cudart_cudaGraphAddMem
                                                           const cudaGraphNode_t *pDependencies,
                                                           size_t numDependencies,
                                                           struct cudaMemAllocNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddMemAllocNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemAllocNode", (void **)&cudart_real.cudaGraphAddMemAllocNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemAllocNode) &&
@@ -20374,13 +21109,16 @@ static cudaError_t cudart_traced_cudaGraphMemAllocNodeGetParams(cudart_cudaGraph
                                                                 const void *tracer_caller,
                                                                 cudaGraphNode_t node,
                                                                 struct cudaMemAllocNodeParams *params_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphMemAllocNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemAllocNodeGetParams", (void **)&cudart_real.cudaGraphMemAllocNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, params_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemAllocNodeGetParams) &&
@@ -20453,13 +21191,16 @@ static cudaError_t cudart_traced_cudaGraphAddMemFreeNode(cudart_cudaGraphAddMemF
                                                          cudaGraph_t graph,
                                                          const cudaGraphNode_t *pDependencies,
                                                          size_t numDependencies, void *dptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddMemFreeNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddMemFreeNode", (void **)&cudart_real.cudaGraphAddMemFreeNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddMemFreeNode) &&
@@ -20539,13 +21280,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGraphMemFreeNodeGetParams(cudart_cudaGraphMemFreeNodeGetParams_fn *tracer_real,
                                                                const void *tracer_caller,
                                                                cudaGraphNode_t node, void *dptr_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphMemFreeNodeGetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphMemFreeNodeGetParams", (void **)&cudart_real.cudaGraphMemFreeNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dptr_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphMemFreeNodeGetParams) &&
@@ -20613,13 +21357,16 @@ cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void *dptr_out) 
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaDeviceGraphMemTrim(cudart_cudaDeviceGraphMemTrim_fn *tracer_real,
                                                         const void *tracer_caller, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGraphMemTrim_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGraphMemTrim", (void **)&cudart_real.cudaDeviceGraphMemTrim);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGraphMemTrim) &&
@@ -20687,13 +21434,16 @@ static cudaError_t cudart_traced_cudaDeviceGetGraphMemAttribute(cudart_cudaDevic
                                                                 int device,
                                                                 enum cudaGraphMemAttributeType attr,
                                                                 void *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceGetGraphMemAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceGetGraphMemAttribute", (void **)&cudart_real.cudaDeviceGetGraphMemAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceGetGraphMemAttribute) &&
@@ -20767,13 +21517,16 @@ static cudaError_t cudart_traced_cudaDeviceSetGraphMemAttribute(cudart_cudaDevic
                                                                 int device,
                                                                 enum cudaGraphMemAttributeType attr,
                                                                 void *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaDeviceSetGraphMemAttribute_fn *)tracer_resolve(
         "libcudart.so.13", "cudaDeviceSetGraphMemAttribute", (void **)&cudart_real.cudaDeviceSetGraphMemAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaDeviceSetGraphMemAttribute) &&
@@ -20845,13 +21598,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGraphClone(cudart_cudaGraphClone_fn *tracer_real,
                                                 const void *tracer_caller, cudaGraph_t *pGraphClone,
                                                 cudaGraph_t originalGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphClone_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphClone", (void **)&cudart_real.cudaGraphClone);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphClone) &&
@@ -20923,13 +21679,16 @@ static cudaError_t cudart_traced_cudaGraphNodeFindInClone(cudart_cudaGraphNodeFi
                                                           cudaGraphNode_t *pNode,
                                                           cudaGraphNode_t originalNode,
                                                           cudaGraph_t clonedGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphNodeFindInClone_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeFindInClone", (void **)&cudart_real.cudaGraphNodeFindInClone);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeFindInClone) &&
@@ -21004,13 +21763,16 @@ static cudaError_t cudart_traced_cudaGraphNodeGetType(cudart_cudaGraphNodeGetTyp
                                                       const void *tracer_caller,
                                                       cudaGraphNode_t node,
                                                       enum cudaGraphNodeType *pType) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphNodeGetType_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetType", (void **)&cudart_real.cudaGraphNodeGetType);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetType) &&
@@ -21079,13 +21841,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGraphGetNodes(cudart_cudaGraphGetNodes_fn *tracer_real,
                                                    const void *tracer_caller, cudaGraph_t graph,
                                                    cudaGraphNode_t *nodes, size_t *numNodes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphGetNodes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphGetNodes", (void **)&cudart_real.cudaGraphGetNodes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetNodes) &&
@@ -21160,13 +21925,16 @@ static cudaError_t cudart_traced_cudaGraphGetRootNodes(cudart_cudaGraphGetRootNo
                                                        const void *tracer_caller, cudaGraph_t graph,
                                                        cudaGraphNode_t *pRootNodes,
                                                        size_t *pNumRootNodes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphGetRootNodes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphGetRootNodes", (void **)&cudart_real.cudaGraphGetRootNodes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetRootNodes) &&
@@ -21242,13 +22010,16 @@ static cudaError_t cudart_traced_cudaGraphGetEdges(cudart_cudaGraphGetEdges_fn *
                                                    const void *tracer_caller, cudaGraph_t graph,
                                                    cudaGraphNode_t *from, cudaGraphNode_t *to,
                                                    cudaGraphEdgeData *edgeData, size_t *numEdges) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphGetEdges_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphGetEdges", (void **)&cudart_real.cudaGraphGetEdges);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphGetEdges) &&
@@ -21331,13 +22102,16 @@ static cudaError_t cudart_traced_cudaGraphNodeGetDependencies(cudart_cudaGraphNo
                                                               cudaGraphNode_t *pDependencies,
                                                               cudaGraphEdgeData *edgeData,
                                                               size_t *pNumDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphNodeGetDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetDependencies", (void **)&cudart_real.cudaGraphNodeGetDependencies);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependencies, edgeData, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependencies) &&
@@ -21417,13 +22191,16 @@ static cudaError_t cudart_traced_cudaGraphNodeGetDependentNodes(cudart_cudaGraph
                                                                 cudaGraphNode_t *pDependentNodes,
                                                                 cudaGraphEdgeData *edgeData,
                                                                 size_t *pNumDependentNodes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphNodeGetDependentNodes_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetDependentNodes", (void **)&cudart_real.cudaGraphNodeGetDependentNodes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependentNodes, edgeData, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetDependentNodes) &&
@@ -21505,13 +22282,16 @@ static cudaError_t cudart_traced_cudaGraphAddDependencies(cudart_cudaGraphAddDep
                                                           const cudaGraphNode_t *to,
                                                           const cudaGraphEdgeData *edgeData,
                                                           size_t numDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddDependencies", (void **)&cudart_real.cudaGraphAddDependencies);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddDependencies) &&
@@ -21593,13 +22373,16 @@ static cudaError_t cudart_traced_cudaGraphRemoveDependencies(cudart_cudaGraphRem
                                                              const cudaGraphNode_t *to,
                                                              const cudaGraphEdgeData *edgeData,
                                                              size_t numDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphRemoveDependencies_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphRemoveDependencies", (void **)&cudart_real.cudaGraphRemoveDependencies);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, edgeData, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRemoveDependencies) &&
@@ -21677,13 +22460,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGraphDestroyNode(cudart_cudaGraphDestroyNode_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       cudaGraphNode_t node) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphDestroyNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphDestroyNode", (void **)&cudart_real.cudaGraphDestroyNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroyNode) &&
@@ -21750,13 +22536,16 @@ static cudaError_t cudart_traced_cudaGraphInstantiate(cudart_cudaGraphInstantiat
                                                       const void *tracer_caller,
                                                       cudaGraphExec_t *pGraphExec,
                                                       cudaGraph_t graph, unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphInstantiate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphInstantiate", (void **)&cudart_real.cudaGraphInstantiate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiate) &&
@@ -21832,13 +22621,16 @@ static cudaError_t cudart_traced_cudaGraphInstantiateWithFlags(cudart_cudaGraphI
                                                                cudaGraphExec_t *pGraphExec,
                                                                cudaGraph_t graph,
                                                                unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphInstantiateWithFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphInstantiateWithFlags", (void **)&cudart_real.cudaGraphInstantiateWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithFlags) &&
@@ -21914,13 +22706,16 @@ static cudaError_t cudart_traced_cudaGraphInstantiateWithParams(cudart_cudaGraph
                                                                 cudaGraphExec_t *pGraphExec,
                                                                 cudaGraph_t graph,
                                                                 cudaGraphInstantiateParams *instantiateParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphInstantiateWithParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphInstantiateWithParams", (void **)&cudart_real.cudaGraphInstantiateWithParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, instantiateParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphInstantiateWithParams) &&
@@ -21995,13 +22790,16 @@ static cudaError_t cudart_traced_cudaGraphExecGetFlags(cudart_cudaGraphExecGetFl
                                                        const void *tracer_caller,
                                                        cudaGraphExec_t graphExec,
                                                        unsigned long long *flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecGetFlags_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecGetFlags", (void **)&cudart_real.cudaGraphExecGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecGetFlags) &&
@@ -22073,13 +22871,16 @@ static cudaError_t cudart_traced_cudaGraphExecKernelNodeSetParams(cudart_cudaGra
                                                                   cudaGraphExec_t hGraphExec,
                                                                   cudaGraphNode_t node,
                                                                   const struct cudaKernelNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecKernelNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecKernelNodeSetParams", (void **)&cudart_real.cudaGraphExecKernelNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecKernelNodeSetParams) &&
@@ -22154,13 +22955,16 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams(cudart_cudaGra
                                                                   cudaGraphExec_t hGraphExec,
                                                                   cudaGraphNode_t node,
                                                                   const struct cudaMemcpy3DParms *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParams", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams) &&
@@ -22239,13 +23043,16 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsToSymbol(cudart
                                                                           size_t count,
                                                                           size_t offset,
                                                                           enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParamsToSymbol", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParamsToSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsToSymbol) &&
@@ -22337,13 +23144,16 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParamsFromSymbol(cuda
                                                                             size_t count,
                                                                             size_t offset,
                                                                             enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParamsFromSymbol", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParamsFromSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParamsFromSymbol) &&
@@ -22432,13 +23242,16 @@ static cudaError_t cudart_traced_cudaGraphExecMemcpyNodeSetParams1D(cudart_cudaG
                                                                     cudaGraphNode_t node, void *dst,
                                                                     const void *src, size_t count,
                                                                     enum cudaMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemcpyNodeSetParams1D", (void **)&cudart_real.cudaGraphExecMemcpyNodeSetParams1D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemcpyNodeSetParams1D) &&
@@ -22520,13 +23333,16 @@ static cudaError_t cudart_traced_cudaGraphExecMemsetNodeSetParams(cudart_cudaGra
                                                                   cudaGraphExec_t hGraphExec,
                                                                   cudaGraphNode_t node,
                                                                   const struct cudaMemsetParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecMemsetNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecMemsetNodeSetParams", (void **)&cudart_real.cudaGraphExecMemsetNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecMemsetNodeSetParams) &&
@@ -22601,13 +23417,16 @@ static cudaError_t cudart_traced_cudaGraphExecHostNodeSetParams(cudart_cudaGraph
                                                                 cudaGraphExec_t hGraphExec,
                                                                 cudaGraphNode_t node,
                                                                 const struct cudaHostNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecHostNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecHostNodeSetParams", (void **)&cudart_real.cudaGraphExecHostNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecHostNodeSetParams) &&
@@ -22682,13 +23501,16 @@ static cudaError_t cudart_traced_cudaGraphExecChildGraphNodeSetParams(cudart_cud
                                                                       cudaGraphExec_t hGraphExec,
                                                                       cudaGraphNode_t node,
                                                                       cudaGraph_t childGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecChildGraphNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecChildGraphNodeSetParams", (void **)&cudart_real.cudaGraphExecChildGraphNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecChildGraphNodeSetParams) &&
@@ -22764,13 +23586,16 @@ static cudaError_t cudart_traced_cudaGraphExecEventRecordNodeSetEvent(cudart_cud
                                                                       cudaGraphExec_t hGraphExec,
                                                                       cudaGraphNode_t hNode,
                                                                       cudaEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecEventRecordNodeSetEvent", (void **)&cudart_real.cudaGraphExecEventRecordNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventRecordNodeSetEvent) &&
@@ -22846,13 +23671,16 @@ static cudaError_t cudart_traced_cudaGraphExecEventWaitNodeSetEvent(cudart_cudaG
                                                                     cudaGraphExec_t hGraphExec,
                                                                     cudaGraphNode_t hNode,
                                                                     cudaEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecEventWaitNodeSetEvent", (void **)&cudart_real.cudaGraphExecEventWaitNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecEventWaitNodeSetEvent) &&
@@ -22927,13 +23755,16 @@ static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresSignalNodeSetPar
                                                                                     cudaGraphExec_t hGraphExec,
                                                                                     cudaGraphNode_t hNode,
                                                                                     const struct cudaExternalSemaphoreSignalNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecExternalSemaphoresSignalNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecExternalSemaphoresSignalNodeSetParams", (void **)&cudart_real.cudaGraphExecExternalSemaphoresSignalNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresSignalNodeSetParams) &&
@@ -23011,13 +23842,16 @@ static cudaError_t cudart_traced_cudaGraphExecExternalSemaphoresWaitNodeSetParam
                                                                                   cudaGraphExec_t hGraphExec,
                                                                                   cudaGraphNode_t hNode,
                                                                                   const struct cudaExternalSemaphoreWaitNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecExternalSemaphoresWaitNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecExternalSemaphoresWaitNodeSetParams", (void **)&cudart_real.cudaGraphExecExternalSemaphoresWaitNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecExternalSemaphoresWaitNodeSetParams) &&
@@ -23095,13 +23929,16 @@ static cudaError_t cudart_traced_cudaGraphNodeSetEnabled(cudart_cudaGraphNodeSet
                                                          cudaGraphExec_t hGraphExec,
                                                          cudaGraphNode_t hNode,
                                                          unsigned int isEnabled) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphNodeSetEnabled_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeSetEnabled", (void **)&cudart_real.cudaGraphNodeSetEnabled);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetEnabled) &&
@@ -23176,13 +24013,16 @@ static cudaError_t cudart_traced_cudaGraphNodeGetEnabled(cudart_cudaGraphNodeGet
                                                          cudaGraphExec_t hGraphExec,
                                                          cudaGraphNode_t hNode,
                                                          unsigned int *isEnabled) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphNodeGetEnabled_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeGetEnabled", (void **)&cudart_real.cudaGraphNodeGetEnabled);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, isEnabled);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeGetEnabled) &&
@@ -23257,13 +24097,16 @@ static cudaError_t cudart_traced_cudaGraphExecUpdate(cudart_cudaGraphExecUpdate_
                                                      const void *tracer_caller,
                                                      cudaGraphExec_t hGraphExec, cudaGraph_t hGraph,
                                                      cudaGraphExecUpdateResultInfo *resultInfo) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecUpdate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecUpdate", (void **)&cudart_real.cudaGraphExecUpdate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, resultInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecUpdate) &&
@@ -23336,13 +24179,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGraphUpload(cudart_cudaGraphUpload_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  cudaGraphExec_t graphExec, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphUpload_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphUpload", (void **)&cudart_real.cudaGraphUpload);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphUpload) &&
@@ -23410,13 +24256,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGraphLaunch(cudart_cudaGraphLaunch_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  cudaGraphExec_t graphExec, cudaStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphLaunch_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphLaunch", (void **)&cudart_real.cudaGraphLaunch);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphLaunch) &&
@@ -23484,13 +24333,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGraphExecDestroy(cudart_cudaGraphExecDestroy_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       cudaGraphExec_t graphExec) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecDestroy", (void **)&cudart_real.cudaGraphExecDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecDestroy) &&
@@ -23555,13 +24407,16 @@ cudaError_t cudaGraphExecDestroy(cudaGraphExec_t graphExec) {
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGraphDestroy(cudart_cudaGraphDestroy_fn *tracer_real,
                                                   const void *tracer_caller, cudaGraph_t graph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphDestroy_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphDestroy", (void **)&cudart_real.cudaGraphDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDestroy) &&
@@ -23628,13 +24483,16 @@ static cudaError_t cudart_traced_cudaGraphDebugDotPrint(cudart_cudaGraphDebugDot
                                                         const void *tracer_caller,
                                                         cudaGraph_t graph, const char *path,
                                                         unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphDebugDotPrint_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphDebugDotPrint", (void **)&cudart_real.cudaGraphDebugDotPrint);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, path, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphDebugDotPrint) &&
@@ -23708,13 +24566,16 @@ static cudaError_t cudart_traced_cudaUserObjectCreate(cudart_cudaUserObjectCreat
                                                       cudaHostFn_t destroy,
                                                       unsigned int initialRefcount,
                                                       unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaUserObjectCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaUserObjectCreate", (void **)&cudart_real.cudaUserObjectCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object_out, ptr, destroy, initialRefcount, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectCreate) &&
@@ -23793,13 +24654,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaUserObjectRetain(cudart_cudaUserObjectRetain_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       cudaUserObject_t object, unsigned int count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaUserObjectRetain_fn *)tracer_resolve(
         "libcudart.so.13", "cudaUserObjectRetain", (void **)&cudart_real.cudaUserObjectRetain);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRetain) &&
@@ -23867,13 +24731,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaUserObjectRelease(cudart_cudaUserObjectRelease_fn *tracer_real,
                                                        const void *tracer_caller,
                                                        cudaUserObject_t object, unsigned int count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaUserObjectRelease_fn *)tracer_resolve(
         "libcudart.so.13", "cudaUserObjectRelease", (void **)&cudart_real.cudaUserObjectRelease);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaUserObjectRelease) &&
@@ -23944,13 +24811,16 @@ static cudaError_t cudart_traced_cudaGraphRetainUserObject(cudart_cudaGraphRetai
                                                            cudaGraph_t graph,
                                                            cudaUserObject_t object,
                                                            unsigned int count, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphRetainUserObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphRetainUserObject", (void **)&cudart_real.cudaGraphRetainUserObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, object, count, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphRetainUserObject) &&
@@ -24027,13 +24897,16 @@ static cudaError_t cudart_traced_cudaGraphReleaseUserObject(cudart_cudaGraphRele
                                                             cudaGraph_t graph,
                                                             cudaUserObject_t object,
                                                             unsigned int count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphReleaseUserObject_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphReleaseUserObject", (void **)&cudart_real.cudaGraphReleaseUserObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, object, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphReleaseUserObject) &&
@@ -24109,13 +24982,16 @@ static cudaError_t cudart_traced_cudaGraphAddNode(cudart_cudaGraphAddNode_fn *tr
                                                   const cudaGraphEdgeData *dependencyData,
                                                   size_t numDependencies,
                                                   struct cudaGraphNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphAddNode_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphAddNode", (void **)&cudart_real.cudaGraphAddNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphAddNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, dependencyData, numDependencies,
                        nodeParams);
   }
@@ -24202,13 +25078,16 @@ static cudaError_t cudart_traced_cudaGraphNodeSetParams(cudart_cudaGraphNodeSetP
                                                         const void *tracer_caller,
                                                         cudaGraphNode_t node,
                                                         struct cudaGraphNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphNodeSetParams", (void **)&cudart_real.cudaGraphNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphNodeSetParams) &&
@@ -24279,13 +25158,16 @@ static cudaError_t cudart_traced_cudaGraphExecNodeSetParams(cudart_cudaGraphExec
                                                             cudaGraphExec_t graphExec,
                                                             cudaGraphNode_t node,
                                                             struct cudaGraphNodeParams *nodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphExecNodeSetParams_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphExecNodeSetParams", (void **)&cudart_real.cudaGraphExecNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, node, nodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphExecNodeSetParams) &&
@@ -24361,13 +25243,16 @@ static cudaError_t cudart_traced_cudaGraphConditionalHandleCreate(cudart_cudaGra
                                                                   cudaGraph_t graph,
                                                                   unsigned int defaultLaunchValue,
                                                                   unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGraphConditionalHandleCreate_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGraphConditionalHandleCreate", (void **)&cudart_real.cudaGraphConditionalHandleCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle_out, graph, defaultLaunchValue, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGraphConditionalHandleCreate) &&
@@ -24447,13 +25332,16 @@ static cudaError_t cudart_traced_cudaGetDriverEntryPoint(cudart_cudaGetDriverEnt
                                                          const char *symbol, void **funcPtr,
                                                          unsigned long long flags,
                                                          enum cudaDriverEntryPointQueryResult *driverStatus) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetDriverEntryPoint_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDriverEntryPoint", (void **)&cudart_real.cudaGetDriverEntryPoint);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPoint__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, funcPtr, flags, driverStatus);
   }
   cudart_depth++;
@@ -24517,13 +25405,16 @@ static cudaError_t cudart_traced_cudaGetDriverEntryPointByVersion(cudart_cudaGet
                                                                   unsigned int cudaVersion,
                                                                   unsigned long long flags,
                                                                   enum cudaDriverEntryPointQueryResult *driverStatus) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetDriverEntryPointByVersion_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetDriverEntryPointByVersion", (void **)&cudart_real.cudaGetDriverEntryPointByVersion);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetDriverEntryPointByVersion__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, funcPtr, cudaVersion, flags, driverStatus);
   }
   cudart_depth++;
@@ -24594,13 +25485,16 @@ static cudaError_t cudart_traced_cudaLibraryLoadData(cudart_cudaLibraryLoadData_
                                                      enum cudaLibraryOption *libraryOptions,
                                                      void **libraryOptionValues,
                                                      unsigned int numLibraryOptions) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLibraryLoadData_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryLoadData", (void **)&cudart_real.cudaLibraryLoadData);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadData__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(library, code, jitOptions, jitOptionsValues, numJitOptions, libraryOptions,
                        libraryOptionValues, numLibraryOptions);
   }
@@ -24704,13 +25598,16 @@ static cudaError_t cudart_traced_cudaLibraryLoadFromFile(cudart_cudaLibraryLoadF
                                                          enum cudaLibraryOption *libraryOptions,
                                                          void **libraryOptionValues,
                                                          unsigned int numLibraryOptions) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLibraryLoadFromFile_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryLoadFromFile", (void **)&cudart_real.cudaLibraryLoadFromFile);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryLoadFromFile__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(library, fileName, jitOptions, jitOptionsValues, numJitOptions,
                        libraryOptions, libraryOptionValues, numLibraryOptions);
   }
@@ -24808,13 +25705,16 @@ cudaError_t cudaLibraryLoadFromFile(cudaLibrary_t *library, const char *fileName
 __attribute__((noinline))
 static cudaError_t cudart_traced_cudaLibraryUnload(cudart_cudaLibraryUnload_fn *tracer_real,
                                                    const void *tracer_caller, cudaLibrary_t library) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLibraryUnload_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryUnload", (void **)&cudart_real.cudaLibraryUnload);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(library);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryUnload) &&
@@ -24881,13 +25781,16 @@ static cudaError_t cudart_traced_cudaLibraryGetKernel(cudart_cudaLibraryGetKerne
                                                       const void *tracer_caller,
                                                       cudaKernel_t *pKernel, cudaLibrary_t library,
                                                       const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLibraryGetKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetKernel", (void **)&cudart_real.cudaLibraryGetKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pKernel, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernel) &&
@@ -24961,13 +25864,16 @@ static cudaError_t cudart_traced_cudaLibraryGetGlobal(cudart_cudaLibraryGetGloba
                                                       const void *tracer_caller, void **dptr,
                                                       size_t *bytes, cudaLibrary_t library,
                                                       const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLibraryGetGlobal_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetGlobal", (void **)&cudart_real.cudaLibraryGetGlobal);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetGlobal) &&
@@ -25044,13 +25950,16 @@ static cudaError_t cudart_traced_cudaLibraryGetManaged(cudart_cudaLibraryGetMana
                                                        const void *tracer_caller, void **dptr,
                                                        size_t *bytes, cudaLibrary_t library,
                                                        const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLibraryGetManaged_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetManaged", (void **)&cudart_real.cudaLibraryGetManaged);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, library, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetManaged) &&
@@ -25128,13 +26037,16 @@ static cudaError_t cudart_traced_cudaLibraryGetUnifiedFunction(cudart_cudaLibrar
                                                                const void *tracer_caller,
                                                                void **fptr, cudaLibrary_t library,
                                                                const char *symbol) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLibraryGetUnifiedFunction_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetUnifiedFunction", (void **)&cudart_real.cudaLibraryGetUnifiedFunction);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fptr, library, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetUnifiedFunction) &&
@@ -25206,13 +26118,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaLibraryGetKernelCount(cudart_cudaLibraryGetKernelCount_fn *tracer_real,
                                                            const void *tracer_caller,
                                                            unsigned int *count, cudaLibrary_t lib) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLibraryGetKernelCount_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryGetKernelCount", (void **)&cudart_real.cudaLibraryGetKernelCount);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryGetKernelCount) &&
@@ -25284,13 +26199,16 @@ static cudaError_t cudart_traced_cudaLibraryEnumerateKernels(cudart_cudaLibraryE
                                                              cudaKernel_t *kernels,
                                                              unsigned int numKernels,
                                                              cudaLibrary_t lib) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaLibraryEnumerateKernels_fn *)tracer_resolve(
         "libcudart.so.13", "cudaLibraryEnumerateKernels", (void **)&cudart_real.cudaLibraryEnumerateKernels);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernels, numKernels, lib);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaLibraryEnumerateKernels) &&
@@ -25366,13 +26284,16 @@ static cudaError_t cudart_traced_cudaKernelSetAttributeForDevice(cudart_cudaKern
                                                                  cudaKernel_t kernel,
                                                                  enum cudaFuncAttribute attr,
                                                                  int value, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaKernelSetAttributeForDevice_fn *)tracer_resolve(
         "libcudart.so.13", "cudaKernelSetAttributeForDevice", (void **)&cudart_real.cudaKernelSetAttributeForDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, attr, value, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaKernelSetAttributeForDevice) &&
@@ -25448,13 +26369,16 @@ static cudaError_t cudart_traced_cudaGetExportTable(cudart_cudaGetExportTable_fn
                                                     const void *tracer_caller,
                                                     const void **ppExportTable,
                                                     const cudaUUID_t *pExportTableId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetExportTable_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetExportTable", (void **)&cudart_real.cudaGetExportTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ppExportTable, pExportTableId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetExportTable) &&
@@ -25525,13 +26449,16 @@ static cudaError_t cudart_traced_cudaGetFuncBySymbol(cudart_cudaGetFuncBySymbol_
                                                      const void *tracer_caller,
                                                      cudaFunction_t *functionPtr,
                                                      const void *symbolPtr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetFuncBySymbol_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetFuncBySymbol", (void **)&cudart_real.cudaGetFuncBySymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(functionPtr, symbolPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetFuncBySymbol) &&
@@ -25601,13 +26528,16 @@ __attribute__((noinline))
 static cudaError_t cudart_traced_cudaGetKernel(cudart_cudaGetKernel_fn *tracer_real,
                                                const void *tracer_caller, cudaKernel_t *kernelPtr,
                                                const void *entryFuncAddr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (cudart_cudaGetKernel_fn *)tracer_resolve(
         "libcudart.so.13", "cudaGetKernel", (void **)&cudart_real.cudaGetKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_cudart, call)) ||
-      cudart_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_cudart, call));
+  }
+  if (tracer_off || cudart_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernelPtr, entryFuncAddr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_cudart, cudaGetKernel) &&

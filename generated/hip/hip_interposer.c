@@ -799,13 +799,16 @@ static struct hipChannelFormatDesc hip_traced_hipCreateChannelDesc(hip_hipCreate
                                                                    const void *tracer_caller, int x,
                                                                    int y, int z, int w,
                                                                    enum hipChannelFormatKind f) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCreateChannelDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCreateChannelDesc", (void **)&hip_real.hipCreateChannelDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(x, y, z, w, f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateChannelDesc) &&
@@ -881,13 +884,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpy_spt(hip_hipMemcpy_spt_fn *tracer_real,
                                            const void *tracer_caller, void *dst, const void *src,
                                            size_t sizeBytes, hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy_spt", (void **)&hip_real.hipMemcpy_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy_spt) &&
@@ -962,13 +968,16 @@ static hipError_t hip_traced_hipMemcpyToSymbol_spt(hip_hipMemcpyToSymbol_spt_fn 
                                                    const void *tracer_caller, const void *symbol,
                                                    const void *src, size_t sizeBytes, size_t offset,
                                                    hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyToSymbol_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbol_spt", (void **)&hip_real.hipMemcpyToSymbol_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol_spt) &&
@@ -1047,13 +1056,16 @@ static hipError_t hip_traced_hipMemcpyFromSymbol_spt(hip_hipMemcpyFromSymbol_spt
                                                      const void *tracer_caller, void *dst,
                                                      const void *symbol, size_t sizeBytes,
                                                      size_t offset, hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyFromSymbol_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbol_spt", (void **)&hip_real.hipMemcpyFromSymbol_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol_spt) &&
@@ -1132,13 +1144,16 @@ static hipError_t hip_traced_hipMemcpy2D_spt(hip_hipMemcpy2D_spt_fn *tracer_real
                                              const void *tracer_caller, void *dst, size_t dpitch,
                                              const void *src, size_t spitch, size_t width,
                                              size_t height, hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy2D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2D_spt", (void **)&hip_real.hipMemcpy2D_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D_spt) &&
@@ -1222,13 +1237,16 @@ static hipError_t hip_traced_hipMemcpy2DToArray_spt(hip_hipMemcpy2DToArray_spt_f
                                                     size_t wOffset, size_t hOffset, const void *src,
                                                     size_t spitch, size_t width, size_t height,
                                                     hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy2DToArray_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArray_spt", (void **)&hip_real.hipMemcpy2DToArray_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray_spt) &&
@@ -1314,13 +1332,16 @@ static hipError_t hip_traced_hipMemcpy2DFromArray_spt(hip_hipMemcpy2DFromArray_s
                                                       size_t dpitch, hipArray_const_t src,
                                                       size_t wOffset, size_t hOffset, size_t width,
                                                       size_t height, hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy2DFromArray_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArray_spt", (void **)&hip_real.hipMemcpy2DFromArray_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray_spt) &&
@@ -1404,13 +1425,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpy3D_spt(hip_hipMemcpy3D_spt_fn *tracer_real,
                                              const void *tracer_caller,
                                              const struct hipMemcpy3DParms *p) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy3D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3D_spt", (void **)&hip_real.hipMemcpy3D_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D_spt) &&
@@ -1476,13 +1500,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemset_spt(hip_hipMemset_spt_fn *tracer_real,
                                            const void *tracer_caller, void *dst, int value,
                                            size_t sizeBytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemset_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset_spt", (void **)&hip_real.hipMemset_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset_spt) &&
@@ -1552,13 +1579,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemset2D_spt(hip_hipMemset2D_spt_fn *tracer_real,
                                              const void *tracer_caller, void *dst, size_t pitch,
                                              int value, size_t width, size_t height) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemset2D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2D_spt", (void **)&hip_real.hipMemset2D_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D_spt) &&
@@ -1634,13 +1664,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemset3D_spt(hip_hipMemset3D_spt_fn *tracer_real,
                                              const void *tracer_caller, hipPitchedPtr pitchedDevPtr,
                                              int value, hipExtent extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemset3D_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3D_spt", (void **)&hip_real.hipMemset3D_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D_spt) &&
@@ -1711,13 +1744,16 @@ static hipError_t hip_traced_hipMemcpyAsync_spt(hip_hipMemcpyAsync_spt_fn *trace
                                                 const void *tracer_caller, void *dst,
                                                 const void *src, size_t sizeBytes,
                                                 hipMemcpyKind kind, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyAsync_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAsync_spt", (void **)&hip_real.hipMemcpyAsync_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync_spt) &&
@@ -1793,13 +1829,16 @@ hipError_t hipMemcpyAsync_spt(void *dst, const void *src, size_t sizeBytes, hipM
 __attribute__((noinline))
 static hipError_t hip_traced_hipStreamQuery_spt(hip_hipStreamQuery_spt_fn *tracer_real,
                                                 const void *tracer_caller, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamQuery_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamQuery_spt", (void **)&hip_real.hipStreamQuery_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery_spt) &&
@@ -1864,13 +1903,16 @@ hipError_t hipStreamQuery_spt(hipStream_t stream) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipStreamSynchronize_spt(hip_hipStreamSynchronize_spt_fn *tracer_real,
                                                       const void *tracer_caller, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamSynchronize_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamSynchronize_spt", (void **)&hip_real.hipStreamSynchronize_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize_spt) &&
@@ -1936,13 +1978,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamGetPriority_spt(hip_hipStreamGetPriority_spt_fn *tracer_real,
                                                       const void *tracer_caller, hipStream_t stream,
                                                       int *priority) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamGetPriority_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetPriority_spt", (void **)&hip_real.hipStreamGetPriority_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority_spt) &&
@@ -2012,13 +2057,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamWaitEvent_spt(hip_hipStreamWaitEvent_spt_fn *tracer_real,
                                                     const void *tracer_caller, hipStream_t stream,
                                                     hipEvent_t event, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamWaitEvent_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitEvent_spt", (void **)&hip_real.hipStreamWaitEvent_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent_spt) &&
@@ -2089,13 +2137,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamGetFlags_spt(hip_hipStreamGetFlags_spt_fn *tracer_real,
                                                    const void *tracer_caller, hipStream_t stream,
                                                    unsigned int *flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamGetFlags_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetFlags_spt", (void **)&hip_real.hipStreamGetFlags_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags_spt) &&
@@ -2167,13 +2218,16 @@ static hipError_t hip_traced_hipLaunchCooperativeKernel_spt(hip_hipLaunchCoopera
                                                             dim3 blockDim, void **kernelParams,
                                                             uint32_t sharedMemBytes,
                                                             hipStream_t hStream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipLaunchCooperativeKernel_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernel_spt", (void **)&hip_real.hipLaunchCooperativeKernel_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDim, kernelParams, sharedMemBytes, hStream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel_spt) &&
@@ -2256,13 +2310,16 @@ static hipError_t hip_traced_hipLaunchKernel_spt(hip_hipLaunchKernel_spt_fn *tra
                                                  const void *function_address, dim3 numBlocks,
                                                  dim3 dimBlocks, void **args, size_t sharedMemBytes,
                                                  hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipLaunchKernel_spt_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchKernel_spt", (void **)&hip_real.hipLaunchKernel_spt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel_spt) &&
@@ -2341,13 +2398,16 @@ hipError_t hipLaunchKernel_spt(const void *function_address, dim3 numBlocks, dim
 __attribute__((noinline))
 static hipError_t hip_traced_hipInit(hip_hipInit_fn *tracer_real, const void *tracer_caller,
                                      unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipInit_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipInit", (void **)&hip_real.hipInit);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipInit) &&
@@ -2412,13 +2472,16 @@ hipError_t hipInit(unsigned int flags) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipDriverGetVersion(hip_hipDriverGetVersion_fn *tracer_real,
                                                  const void *tracer_caller, int *driverVersion) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDriverGetVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDriverGetVersion", (void **)&hip_real.hipDriverGetVersion);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(driverVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDriverGetVersion) &&
@@ -2484,13 +2547,16 @@ hipError_t hipDriverGetVersion(int *driverVersion) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipRuntimeGetVersion(hip_hipRuntimeGetVersion_fn *tracer_real,
                                                   const void *tracer_caller, int *runtimeVersion) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipRuntimeGetVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRuntimeGetVersion", (void **)&hip_real.hipRuntimeGetVersion);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(runtimeVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRuntimeGetVersion) &&
@@ -2557,13 +2623,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceGet(hip_hipDeviceGet_fn *tracer_real,
                                           const void *tracer_caller, hipDevice_t *device,
                                           int ordinal) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGet_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGet", (void **)&hip_real.hipDeviceGet);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, ordinal);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGet) &&
@@ -2632,13 +2701,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceComputeCapability(hip_hipDeviceComputeCapability_fn *tracer_real,
                                                         const void *tracer_caller, int *major,
                                                         int *minor, hipDevice_t device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceComputeCapability_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceComputeCapability", (void **)&hip_real.hipDeviceComputeCapability);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(major, minor, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceComputeCapability) &&
@@ -2711,13 +2783,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceGetName(hip_hipDeviceGetName_fn *tracer_real,
                                               const void *tracer_caller, char *name, int len,
                                               hipDevice_t device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetName", (void **)&hip_real.hipDeviceGetName);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetName) &&
@@ -2788,13 +2863,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceGetUuid(hip_hipDeviceGetUuid_fn *tracer_real,
                                               const void *tracer_caller, hipUUID *uuid,
                                               hipDevice_t device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetUuid_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetUuid", (void **)&hip_real.hipDeviceGetUuid);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(uuid, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetUuid) &&
@@ -2863,13 +2941,16 @@ static hipError_t hip_traced_hipDeviceGetP2PAttribute(hip_hipDeviceGetP2PAttribu
                                                       const void *tracer_caller, int *value,
                                                       hipDeviceP2PAttr attr, int srcDevice,
                                                       int dstDevice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetP2PAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetP2PAttribute", (void **)&hip_real.hipDeviceGetP2PAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attr, srcDevice, dstDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetP2PAttribute) &&
@@ -2944,13 +3025,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceGetPCIBusId(hip_hipDeviceGetPCIBusId_fn *tracer_real,
                                                   const void *tracer_caller, char *pciBusId,
                                                   int len, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetPCIBusId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetPCIBusId", (void **)&hip_real.hipDeviceGetPCIBusId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pciBusId, len, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetPCIBusId) &&
@@ -3022,13 +3106,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceGetByPCIBusId(hip_hipDeviceGetByPCIBusId_fn *tracer_real,
                                                     const void *tracer_caller, int *device,
                                                     const char *pciBusId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetByPCIBusId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetByPCIBusId", (void **)&hip_real.hipDeviceGetByPCIBusId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, pciBusId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetByPCIBusId) &&
@@ -3098,13 +3185,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceTotalMem(hip_hipDeviceTotalMem_fn *tracer_real,
                                                const void *tracer_caller, size_t *bytes,
                                                hipDevice_t device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceTotalMem_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceTotalMem", (void **)&hip_real.hipDeviceTotalMem);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(bytes, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceTotalMem) &&
@@ -3172,13 +3262,16 @@ hipError_t hipDeviceTotalMem(size_t *bytes, hipDevice_t device) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceSynchronize(hip_hipDeviceSynchronize_fn *tracer_real,
                                                   const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSynchronize", (void **)&hip_real.hipDeviceSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSynchronize) &&
@@ -3241,13 +3334,16 @@ hipError_t hipDeviceSynchronize(void) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceReset(hip_hipDeviceReset_fn *tracer_real,
                                             const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceReset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceReset", (void **)&hip_real.hipDeviceReset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceReset) &&
@@ -3310,13 +3406,16 @@ hipError_t hipDeviceReset(void) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipSetDevice(hip_hipSetDevice_fn *tracer_real,
                                           const void *tracer_caller, int deviceId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipSetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetDevice", (void **)&hip_real.hipSetDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDevice) &&
@@ -3381,13 +3480,16 @@ hipError_t hipSetDevice(int deviceId) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipGetDevice(hip_hipGetDevice_fn *tracer_real,
                                           const void *tracer_caller, int *deviceId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDevice", (void **)&hip_real.hipGetDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDevice) &&
@@ -3453,13 +3555,16 @@ hipError_t hipGetDevice(int *deviceId) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipGetDeviceCount(hip_hipGetDeviceCount_fn *tracer_real,
                                                const void *tracer_caller, int *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetDeviceCount_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceCount", (void **)&hip_real.hipGetDeviceCount);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceCount) &&
@@ -3526,13 +3631,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceGetAttribute(hip_hipDeviceGetAttribute_fn *tracer_real,
                                                    const void *tracer_caller, int *pi,
                                                    hipDeviceAttribute_t attr, int deviceId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetAttribute", (void **)&hip_real.hipDeviceGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pi, attr, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetAttribute) &&
@@ -3604,13 +3712,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceGetDefaultMemPool(hip_hipDeviceGetDefaultMemPool_fn *tracer_real,
                                                         const void *tracer_caller,
                                                         hipMemPool_t *mem_pool, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetDefaultMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetDefaultMemPool", (void **)&hip_real.hipDeviceGetDefaultMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetDefaultMemPool) &&
@@ -3680,13 +3791,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceSetMemPool(hip_hipDeviceSetMemPool_fn *tracer_real,
                                                  const void *tracer_caller, int device,
                                                  hipMemPool_t mem_pool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceSetMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetMemPool", (void **)&hip_real.hipDeviceSetMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetMemPool) &&
@@ -3754,13 +3868,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceGetMemPool(hip_hipDeviceGetMemPool_fn *tracer_real,
                                                  const void *tracer_caller, hipMemPool_t *mem_pool,
                                                  int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetMemPool_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetMemPool", (void **)&hip_real.hipDeviceGetMemPool);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetMemPool) &&
@@ -3829,13 +3946,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGetDeviceProperties(hip_hipGetDeviceProperties_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     hipDeviceProp_t *prop, int deviceId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetDeviceProperties_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceProperties", (void **)&hip_real.hipGetDeviceProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, deviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceProperties) &&
@@ -3903,13 +4023,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceSetCacheConfig(hip_hipDeviceSetCacheConfig_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      hipFuncCache_t cacheConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetCacheConfig", (void **)&hip_real.hipDeviceSetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetCacheConfig) &&
@@ -3975,13 +4098,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceGetCacheConfig(hip_hipDeviceGetCacheConfig_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      hipFuncCache_t *cacheConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetCacheConfig", (void **)&hip_real.hipDeviceGetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetCacheConfig) &&
@@ -4047,13 +4173,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceGetLimit(hip_hipDeviceGetLimit_fn *tracer_real,
                                                const void *tracer_caller, size_t *pValue,
                                                enum hipLimit_t limit) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetLimit_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetLimit", (void **)&hip_real.hipDeviceGetLimit);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pValue, limit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetLimit) &&
@@ -4122,13 +4251,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceGetSharedMemConfig(hip_hipDeviceGetSharedMemConfig_fn *tracer_real,
                                                          const void *tracer_caller,
                                                          hipSharedMemConfig *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetSharedMemConfig", (void **)&hip_real.hipDeviceGetSharedMemConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetSharedMemConfig) &&
@@ -4194,13 +4326,16 @@ hipError_t hipDeviceGetSharedMemConfig(hipSharedMemConfig *pConfig) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipGetDeviceFlags(hip_hipGetDeviceFlags_fn *tracer_real,
                                                const void *tracer_caller, unsigned int *flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetDeviceFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetDeviceFlags", (void **)&hip_real.hipGetDeviceFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetDeviceFlags) &&
@@ -4267,13 +4402,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceSetSharedMemConfig(hip_hipDeviceSetSharedMemConfig_fn *tracer_real,
                                                          const void *tracer_caller,
                                                          hipSharedMemConfig config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceSetSharedMemConfig", (void **)&hip_real.hipDeviceSetSharedMemConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceSetSharedMemConfig) &&
@@ -4338,13 +4476,16 @@ hipError_t hipDeviceSetSharedMemConfig(hipSharedMemConfig config) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipSetDeviceFlags(hip_hipSetDeviceFlags_fn *tracer_real,
                                                const void *tracer_caller, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipSetDeviceFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetDeviceFlags", (void **)&hip_real.hipSetDeviceFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetDeviceFlags) &&
@@ -4410,13 +4551,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipChooseDevice(hip_hipChooseDevice_fn *tracer_real,
                                              const void *tracer_caller, int *device,
                                              const hipDeviceProp_t *prop) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipChooseDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipChooseDevice", (void **)&hip_real.hipChooseDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, prop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipChooseDevice) &&
@@ -4485,13 +4629,16 @@ static hipError_t hip_traced_hipExtGetLinkTypeAndHopCount(hip_hipExtGetLinkTypeA
                                                           const void *tracer_caller, int device1,
                                                           int device2, uint32_t *linktype,
                                                           uint32_t *hopcount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipExtGetLinkTypeAndHopCount_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtGetLinkTypeAndHopCount", (void **)&hip_real.hipExtGetLinkTypeAndHopCount);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device1, device2, linktype, hopcount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtGetLinkTypeAndHopCount) &&
@@ -4568,13 +4715,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipIpcGetMemHandle(hip_hipIpcGetMemHandle_fn *tracer_real,
                                                 const void *tracer_caller,
                                                 hipIpcMemHandle_t *handle, void *devPtr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipIpcGetMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcGetMemHandle", (void **)&hip_real.hipIpcGetMemHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetMemHandle) &&
@@ -4642,13 +4792,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipIpcOpenMemHandle(hip_hipIpcOpenMemHandle_fn *tracer_real,
                                                  const void *tracer_caller, void **devPtr,
                                                  hipIpcMemHandle_t handle, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipIpcOpenMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcOpenMemHandle", (void **)&hip_real.hipIpcOpenMemHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenMemHandle) &&
@@ -4718,13 +4871,16 @@ hipError_t hipIpcOpenMemHandle(void **devPtr, hipIpcMemHandle_t handle, unsigned
 __attribute__((noinline))
 static hipError_t hip_traced_hipIpcCloseMemHandle(hip_hipIpcCloseMemHandle_fn *tracer_real,
                                                   const void *tracer_caller, void *devPtr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipIpcCloseMemHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcCloseMemHandle", (void **)&hip_real.hipIpcCloseMemHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcCloseMemHandle) &&
@@ -4790,13 +4946,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipIpcGetEventHandle(hip_hipIpcGetEventHandle_fn *tracer_real,
                                                   const void *tracer_caller,
                                                   hipIpcEventHandle_t *handle, hipEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipIpcGetEventHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcGetEventHandle", (void **)&hip_real.hipIpcGetEventHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcGetEventHandle) &&
@@ -4864,13 +5023,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipIpcOpenEventHandle(hip_hipIpcOpenEventHandle_fn *tracer_real,
                                                    const void *tracer_caller, hipEvent_t *event,
                                                    hipIpcEventHandle_t handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipIpcOpenEventHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipIpcOpenEventHandle", (void **)&hip_real.hipIpcOpenEventHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipIpcOpenEventHandle) &&
@@ -4938,13 +5100,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipFuncSetAttribute(hip_hipFuncSetAttribute_fn *tracer_real,
                                                  const void *tracer_caller, const void *func,
                                                  hipFuncAttribute attr, int value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipFuncSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetAttribute", (void **)&hip_real.hipFuncSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetAttribute) &&
@@ -5014,13 +5179,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipFuncSetCacheConfig(hip_hipFuncSetCacheConfig_fn *tracer_real,
                                                    const void *tracer_caller, const void *func,
                                                    hipFuncCache_t config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipFuncSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetCacheConfig", (void **)&hip_real.hipFuncSetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetCacheConfig) &&
@@ -5088,13 +5256,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipFuncSetSharedMemConfig(hip_hipFuncSetSharedMemConfig_fn *tracer_real,
                                                        const void *tracer_caller, const void *func,
                                                        hipSharedMemConfig config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipFuncSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncSetSharedMemConfig", (void **)&hip_real.hipFuncSetSharedMemConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func, config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncSetSharedMemConfig) &&
@@ -5162,13 +5333,16 @@ hipError_t hipFuncSetSharedMemConfig(const void *func, hipSharedMemConfig config
 __attribute__((noinline))
 static hipError_t hip_traced_hipGetLastError(hip_hipGetLastError_fn *tracer_real,
                                              const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetLastError_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetLastError", (void **)&hip_real.hipGetLastError);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetLastError) &&
@@ -5231,13 +5405,16 @@ hipError_t hipGetLastError(void) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipPeekAtLastError(hip_hipPeekAtLastError_fn *tracer_real,
                                                 const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipPeekAtLastError_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPeekAtLastError", (void **)&hip_real.hipPeekAtLastError);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPeekAtLastError) &&
@@ -5300,13 +5477,16 @@ hipError_t hipPeekAtLastError(void) {
 __attribute__((noinline))
 static const char *hip_traced_hipGetErrorName(hip_hipGetErrorName_fn *tracer_real,
                                               const void *tracer_caller, hipError_t hip_error) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetErrorName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetErrorName", (void **)&hip_real.hipGetErrorName);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hip_error);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorName) &&
@@ -5372,13 +5552,16 @@ const char *hipGetErrorName(hipError_t hip_error) {
 __attribute__((noinline))
 static const char *hip_traced_hipGetErrorString(hip_hipGetErrorString_fn *tracer_real,
                                                 const void *tracer_caller, hipError_t hipError) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetErrorString_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetErrorString", (void **)&hip_real.hipGetErrorString);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hipError);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetErrorString) &&
@@ -5444,13 +5627,16 @@ const char *hipGetErrorString(hipError_t hipError) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipStreamCreate(hip_hipStreamCreate_fn *tracer_real,
                                              const void *tracer_caller, hipStream_t *stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreate", (void **)&hip_real.hipStreamCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreate) &&
@@ -5517,13 +5703,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamCreateWithFlags(hip_hipStreamCreateWithFlags_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       hipStream_t *stream, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamCreateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreateWithFlags", (void **)&hip_real.hipStreamCreateWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithFlags) &&
@@ -5594,13 +5783,16 @@ static hipError_t hip_traced_hipStreamCreateWithPriority(hip_hipStreamCreateWith
                                                          const void *tracer_caller,
                                                          hipStream_t *stream, unsigned int flags,
                                                          int priority) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamCreateWithPriority_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamCreateWithPriority", (void **)&hip_real.hipStreamCreateWithPriority);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamCreateWithPriority) &&
@@ -5674,13 +5866,16 @@ static hipError_t hip_traced_hipDeviceGetStreamPriorityRange(hip_hipDeviceGetStr
                                                              const void *tracer_caller,
                                                              int *leastPriority,
                                                              int *greatestPriority) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceGetStreamPriorityRange_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceGetStreamPriorityRange", (void **)&hip_real.hipDeviceGetStreamPriorityRange);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(leastPriority, greatestPriority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceGetStreamPriorityRange) &&
@@ -5750,13 +5945,16 @@ hipError_t hipDeviceGetStreamPriorityRange(int *leastPriority, int *greatestPrio
 __attribute__((noinline))
 static hipError_t hip_traced_hipStreamDestroy(hip_hipStreamDestroy_fn *tracer_real,
                                               const void *tracer_caller, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamDestroy", (void **)&hip_real.hipStreamDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamDestroy) &&
@@ -5821,13 +6019,16 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipStreamQuery(hip_hipStreamQuery_fn *tracer_real,
                                             const void *tracer_caller, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamQuery_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamQuery", (void **)&hip_real.hipStreamQuery);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamQuery) &&
@@ -5892,13 +6093,16 @@ hipError_t hipStreamQuery(hipStream_t stream) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipStreamSynchronize(hip_hipStreamSynchronize_fn *tracer_real,
                                                   const void *tracer_caller, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamSynchronize", (void **)&hip_real.hipStreamSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamSynchronize) &&
@@ -5964,13 +6168,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamWaitEvent(hip_hipStreamWaitEvent_fn *tracer_real,
                                                 const void *tracer_caller, hipStream_t stream,
                                                 hipEvent_t event, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamWaitEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitEvent", (void **)&hip_real.hipStreamWaitEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitEvent) &&
@@ -6041,13 +6248,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamGetFlags(hip_hipStreamGetFlags_fn *tracer_real,
                                                const void *tracer_caller, hipStream_t stream,
                                                unsigned int *flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetFlags", (void **)&hip_real.hipStreamGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetFlags) &&
@@ -6116,13 +6326,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamGetPriority(hip_hipStreamGetPriority_fn *tracer_real,
                                                   const void *tracer_caller, hipStream_t stream,
                                                   int *priority) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamGetPriority_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetPriority", (void **)&hip_real.hipStreamGetPriority);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, priority);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetPriority) &&
@@ -6192,13 +6405,16 @@ static hipError_t hip_traced_hipExtStreamCreateWithCUMask(hip_hipExtStreamCreate
                                                           const void *tracer_caller,
                                                           hipStream_t *stream, uint32_t cuMaskSize,
                                                           const uint32_t *cuMask) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipExtStreamCreateWithCUMask_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtStreamCreateWithCUMask", (void **)&hip_real.hipExtStreamCreateWithCUMask);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamCreateWithCUMask) &&
@@ -6272,13 +6488,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipExtStreamGetCUMask(hip_hipExtStreamGetCUMask_fn *tracer_real,
                                                    const void *tracer_caller, hipStream_t stream,
                                                    uint32_t cuMaskSize, uint32_t *cuMask) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipExtStreamGetCUMask_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtStreamGetCUMask", (void **)&hip_real.hipExtStreamGetCUMask);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, cuMaskSize, cuMask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtStreamGetCUMask) &&
@@ -6352,13 +6571,16 @@ static hipError_t hip_traced_hipStreamAddCallback(hip_hipStreamAddCallback_fn *t
                                                   const void *tracer_caller, hipStream_t stream,
                                                   hipStreamCallback_t callback, void *userData,
                                                   unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamAddCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamAddCallback", (void **)&hip_real.hipStreamAddCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, callback, userData, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAddCallback) &&
@@ -6434,13 +6656,16 @@ static hipError_t hip_traced_hipStreamWaitValue32(hip_hipStreamWaitValue32_fn *t
                                                   const void *tracer_caller, hipStream_t stream,
                                                   void *ptr, uint32_t value, unsigned int flags,
                                                   uint32_t mask) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamWaitValue32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitValue32", (void **)&hip_real.hipStreamWaitValue32);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue32) &&
@@ -6518,13 +6743,16 @@ static hipError_t hip_traced_hipStreamWaitValue64(hip_hipStreamWaitValue64_fn *t
                                                   const void *tracer_caller, hipStream_t stream,
                                                   void *ptr, uint64_t value, unsigned int flags,
                                                   uint64_t mask) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamWaitValue64_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWaitValue64", (void **)&hip_real.hipStreamWaitValue64);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags, mask);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWaitValue64) &&
@@ -6601,13 +6829,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamWriteValue32(hip_hipStreamWriteValue32_fn *tracer_real,
                                                    const void *tracer_caller, hipStream_t stream,
                                                    void *ptr, uint32_t value, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamWriteValue32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWriteValue32", (void **)&hip_real.hipStreamWriteValue32);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue32) &&
@@ -6681,13 +6912,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamWriteValue64(hip_hipStreamWriteValue64_fn *tracer_real,
                                                    const void *tracer_caller, hipStream_t stream,
                                                    void *ptr, uint64_t value, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamWriteValue64_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamWriteValue64", (void **)&hip_real.hipStreamWriteValue64);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, ptr, value, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamWriteValue64) &&
@@ -6761,13 +6995,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipEventCreateWithFlags(hip_hipEventCreateWithFlags_fn *tracer_real,
                                                      const void *tracer_caller, hipEvent_t *event,
                                                      unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipEventCreateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventCreateWithFlags", (void **)&hip_real.hipEventCreateWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreateWithFlags) &&
@@ -6835,13 +7072,16 @@ hipError_t hipEventCreateWithFlags(hipEvent_t *event, unsigned int flags) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipEventCreate(hip_hipEventCreate_fn *tracer_real,
                                             const void *tracer_caller, hipEvent_t *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipEventCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventCreate", (void **)&hip_real.hipEventCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventCreate) &&
@@ -6908,13 +7148,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipEventRecord(hip_hipEventRecord_fn *tracer_real,
                                             const void *tracer_caller, hipEvent_t event,
                                             hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipEventRecord_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventRecord", (void **)&hip_real.hipEventRecord);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventRecord) &&
@@ -6981,13 +7224,16 @@ hipError_t hipEventRecord(hipEvent_t event, hipStream_t stream) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipEventDestroy(hip_hipEventDestroy_fn *tracer_real,
                                              const void *tracer_caller, hipEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipEventDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventDestroy", (void **)&hip_real.hipEventDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventDestroy) &&
@@ -7052,13 +7298,16 @@ hipError_t hipEventDestroy(hipEvent_t event) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipEventSynchronize(hip_hipEventSynchronize_fn *tracer_real,
                                                  const void *tracer_caller, hipEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipEventSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventSynchronize", (void **)&hip_real.hipEventSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventSynchronize) &&
@@ -7124,13 +7373,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipEventElapsedTime(hip_hipEventElapsedTime_fn *tracer_real,
                                                  const void *tracer_caller, float *ms,
                                                  hipEvent_t start, hipEvent_t stop) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipEventElapsedTime_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventElapsedTime", (void **)&hip_real.hipEventElapsedTime);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ms, start, stop);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventElapsedTime) &&
@@ -7200,13 +7452,16 @@ hipError_t hipEventElapsedTime(float *ms, hipEvent_t start, hipEvent_t stop) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipEventQuery(hip_hipEventQuery_fn *tracer_real,
                                            const void *tracer_caller, hipEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipEventQuery_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipEventQuery", (void **)&hip_real.hipEventQuery);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipEventQuery) &&
@@ -7273,13 +7528,16 @@ static hipError_t hip_traced_hipPointerGetAttributes(hip_hipPointerGetAttributes
                                                      const void *tracer_caller,
                                                      hipPointerAttribute_t *attributes,
                                                      const void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipPointerGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPointerGetAttributes", (void **)&hip_real.hipPointerGetAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attributes, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttributes) &&
@@ -7349,13 +7607,16 @@ static hipError_t hip_traced_hipPointerGetAttribute(hip_hipPointerGetAttribute_f
                                                     const void *tracer_caller, void *data,
                                                     hipPointer_attribute attribute,
                                                     hipDeviceptr_t ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipPointerGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipPointerGetAttribute", (void **)&hip_real.hipPointerGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, attribute, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipPointerGetAttribute) &&
@@ -7428,13 +7689,16 @@ static hipError_t hip_traced_hipDrvPointerGetAttributes(hip_hipDrvPointerGetAttr
                                                         unsigned int numAttributes,
                                                         hipPointer_attribute *attributes,
                                                         void **data, hipDeviceptr_t ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDrvPointerGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvPointerGetAttributes", (void **)&hip_real.hipDrvPointerGetAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numAttributes, attributes, data, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvPointerGetAttributes) &&
@@ -7511,13 +7775,16 @@ static hipError_t hip_traced_hipImportExternalSemaphore(hip_hipImportExternalSem
                                                         const void *tracer_caller,
                                                         hipExternalSemaphore_t *extSem_out,
                                                         const hipExternalSemaphoreHandleDesc *semHandleDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipImportExternalSemaphore_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipImportExternalSemaphore", (void **)&hip_real.hipImportExternalSemaphore);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem_out, semHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalSemaphore) &&
@@ -7591,13 +7858,16 @@ static hipError_t hip_traced_hipSignalExternalSemaphoresAsync(hip_hipSignalExter
                                                               const hipExternalSemaphoreSignalParams *paramsArray,
                                                               unsigned int numExtSems,
                                                               hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipSignalExternalSemaphoresAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSignalExternalSemaphoresAsync", (void **)&hip_real.hipSignalExternalSemaphoresAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSignalExternalSemaphoresAsync) &&
@@ -7676,13 +7946,16 @@ static hipError_t hip_traced_hipWaitExternalSemaphoresAsync(hip_hipWaitExternalS
                                                             const hipExternalSemaphoreWaitParams *paramsArray,
                                                             unsigned int numExtSems,
                                                             hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipWaitExternalSemaphoresAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipWaitExternalSemaphoresAsync", (void **)&hip_real.hipWaitExternalSemaphoresAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSemArray, paramsArray, numExtSems, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipWaitExternalSemaphoresAsync) &&
@@ -7758,13 +8031,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDestroyExternalSemaphore(hip_hipDestroyExternalSemaphore_fn *tracer_real,
                                                          const void *tracer_caller,
                                                          hipExternalSemaphore_t extSem) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDestroyExternalSemaphore_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyExternalSemaphore", (void **)&hip_real.hipDestroyExternalSemaphore);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extSem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalSemaphore) &&
@@ -7831,13 +8107,16 @@ static hipError_t hip_traced_hipImportExternalMemory(hip_hipImportExternalMemory
                                                      const void *tracer_caller,
                                                      hipExternalMemory_t *extMem_out,
                                                      const hipExternalMemoryHandleDesc *memHandleDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipImportExternalMemory_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipImportExternalMemory", (void **)&hip_real.hipImportExternalMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem_out, memHandleDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipImportExternalMemory) &&
@@ -7910,13 +8189,16 @@ static hipError_t hip_traced_hipExternalMemoryGetMappedBuffer(hip_hipExternalMem
                                                               void **devPtr,
                                                               hipExternalMemory_t extMem,
                                                               const hipExternalMemoryBufferDesc *bufferDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipExternalMemoryGetMappedBuffer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExternalMemoryGetMappedBuffer", (void **)&hip_real.hipExternalMemoryGetMappedBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, extMem, bufferDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExternalMemoryGetMappedBuffer) &&
@@ -7990,13 +8272,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDestroyExternalMemory(hip_hipDestroyExternalMemory_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       hipExternalMemory_t extMem) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDestroyExternalMemory_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyExternalMemory", (void **)&hip_real.hipDestroyExternalMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(extMem);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyExternalMemory) &&
@@ -8061,13 +8346,16 @@ hipError_t hipDestroyExternalMemory(hipExternalMemory_t extMem) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipMalloc(hip_hipMalloc_fn *tracer_real, const void *tracer_caller,
                                        void **ptr, size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMalloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc", (void **)&hip_real.hipMalloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc) &&
@@ -8136,13 +8424,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipExtMallocWithFlags(hip_hipExtMallocWithFlags_fn *tracer_real,
                                                    const void *tracer_caller, void **ptr,
                                                    size_t sizeBytes, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipExtMallocWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtMallocWithFlags", (void **)&hip_real.hipExtMallocWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtMallocWithFlags) &&
@@ -8213,13 +8504,16 @@ hipError_t hipExtMallocWithFlags(void **ptr, size_t sizeBytes, unsigned int flag
 __attribute__((noinline))
 static hipError_t hip_traced_hipMallocHost(hip_hipMallocHost_fn *tracer_real,
                                            const void *tracer_caller, void **ptr, size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMallocHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocHost", (void **)&hip_real.hipMallocHost);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocHost) &&
@@ -8287,13 +8581,16 @@ hipError_t hipMallocHost(void **ptr, size_t size) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipMemAllocHost(hip_hipMemAllocHost_fn *tracer_real,
                                              const void *tracer_caller, void **ptr, size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemAllocHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAllocHost", (void **)&hip_real.hipMemAllocHost);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocHost) &&
@@ -8362,13 +8659,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipHostMalloc(hip_hipHostMalloc_fn *tracer_real,
                                            const void *tracer_caller, void **ptr, size_t size,
                                            unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipHostMalloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostMalloc", (void **)&hip_real.hipHostMalloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostMalloc) &&
@@ -8439,13 +8739,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMallocManaged(hip_hipMallocManaged_fn *tracer_real,
                                               const void *tracer_caller, void **dev_ptr,
                                               size_t size, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMallocManaged_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocManaged", (void **)&hip_real.hipMallocManaged);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocManaged) &&
@@ -8516,13 +8819,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemPrefetchAsync(hip_hipMemPrefetchAsync_fn *tracer_real,
                                                  const void *tracer_caller, const void *dev_ptr,
                                                  size_t count, int device, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPrefetchAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPrefetchAsync", (void **)&hip_real.hipMemPrefetchAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, device, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPrefetchAsync) &&
@@ -8596,13 +8902,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemAdvise(hip_hipMemAdvise_fn *tracer_real,
                                           const void *tracer_caller, const void *dev_ptr,
                                           size_t count, hipMemoryAdvise advice, int device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemAdvise_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAdvise", (void **)&hip_real.hipMemAdvise);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, count, advice, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAdvise) &&
@@ -8678,13 +8987,16 @@ static hipError_t hip_traced_hipMemRangeGetAttribute(hip_hipMemRangeGetAttribute
                                                      size_t data_size,
                                                      hipMemRangeAttribute attribute,
                                                      const void *dev_ptr, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemRangeGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRangeGetAttribute", (void **)&hip_real.hipMemRangeGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, data_size, attribute, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttribute) &&
@@ -8765,13 +9077,16 @@ static hipError_t hip_traced_hipMemRangeGetAttributes(hip_hipMemRangeGetAttribut
                                                       hipMemRangeAttribute *attributes,
                                                       size_t num_attributes, const void *dev_ptr,
                                                       size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemRangeGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRangeGetAttributes", (void **)&hip_real.hipMemRangeGetAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(data, data_sizes, attributes, num_attributes, dev_ptr, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRangeGetAttributes) &&
@@ -8855,13 +9170,16 @@ static hipError_t hip_traced_hipStreamAttachMemAsync(hip_hipStreamAttachMemAsync
                                                      const void *tracer_caller, hipStream_t stream,
                                                      void *dev_ptr, size_t length,
                                                      unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamAttachMemAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamAttachMemAsync", (void **)&hip_real.hipStreamAttachMemAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, dev_ptr, length, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamAttachMemAsync) &&
@@ -8936,13 +9254,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMallocAsync(hip_hipMallocAsync_fn *tracer_real,
                                             const void *tracer_caller, void **dev_ptr, size_t size,
                                             hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMallocAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocAsync", (void **)&hip_real.hipMallocAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocAsync) &&
@@ -9013,13 +9334,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipFreeAsync(hip_hipFreeAsync_fn *tracer_real,
                                           const void *tracer_caller, void *dev_ptr,
                                           hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipFreeAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeAsync", (void **)&hip_real.hipFreeAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeAsync) &&
@@ -9087,13 +9411,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemPoolTrimTo(hip_hipMemPoolTrimTo_fn *tracer_real,
                                               const void *tracer_caller, hipMemPool_t mem_pool,
                                               size_t min_bytes_to_hold) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPoolTrimTo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolTrimTo", (void **)&hip_real.hipMemPoolTrimTo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, min_bytes_to_hold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolTrimTo) &&
@@ -9163,13 +9490,16 @@ static hipError_t hip_traced_hipMemPoolSetAttribute(hip_hipMemPoolSetAttribute_f
                                                     const void *tracer_caller,
                                                     hipMemPool_t mem_pool, hipMemPoolAttr attr,
                                                     void *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPoolSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolSetAttribute", (void **)&hip_real.hipMemPoolSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAttribute) &&
@@ -9241,13 +9571,16 @@ static hipError_t hip_traced_hipMemPoolGetAttribute(hip_hipMemPoolGetAttribute_f
                                                     const void *tracer_caller,
                                                     hipMemPool_t mem_pool, hipMemPoolAttr attr,
                                                     void *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPoolGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolGetAttribute", (void **)&hip_real.hipMemPoolGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAttribute) &&
@@ -9318,13 +9651,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemPoolSetAccess(hip_hipMemPoolSetAccess_fn *tracer_real,
                                                  const void *tracer_caller, hipMemPool_t mem_pool,
                                                  const hipMemAccessDesc *desc_list, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPoolSetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolSetAccess", (void **)&hip_real.hipMemPoolSetAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, desc_list, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolSetAccess) &&
@@ -9398,13 +9734,16 @@ static hipError_t hip_traced_hipMemPoolGetAccess(hip_hipMemPoolGetAccess_fn *tra
                                                  const void *tracer_caller,
                                                  hipMemAccessFlags *flags, hipMemPool_t mem_pool,
                                                  hipMemLocation *location) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPoolGetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolGetAccess", (void **)&hip_real.hipMemPoolGetAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, mem_pool, location);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolGetAccess) &&
@@ -9478,13 +9817,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemPoolCreate(hip_hipMemPoolCreate_fn *tracer_real,
                                               const void *tracer_caller, hipMemPool_t *mem_pool,
                                               const hipMemPoolProps *pool_props) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPoolCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolCreate", (void **)&hip_real.hipMemPoolCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, pool_props);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolCreate) &&
@@ -9552,13 +9894,16 @@ hipError_t hipMemPoolCreate(hipMemPool_t *mem_pool, const hipMemPoolProps *pool_
 __attribute__((noinline))
 static hipError_t hip_traced_hipMemPoolDestroy(hip_hipMemPoolDestroy_fn *tracer_real,
                                                const void *tracer_caller, hipMemPool_t mem_pool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPoolDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolDestroy", (void **)&hip_real.hipMemPoolDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolDestroy) &&
@@ -9625,13 +9970,16 @@ static hipError_t hip_traced_hipMallocFromPoolAsync(hip_hipMallocFromPoolAsync_f
                                                     const void *tracer_caller, void **dev_ptr,
                                                     size_t size, hipMemPool_t mem_pool,
                                                     hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMallocFromPoolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocFromPoolAsync", (void **)&hip_real.hipMallocFromPoolAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, size, mem_pool, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocFromPoolAsync) &&
@@ -9710,13 +10058,16 @@ static hipError_t hip_traced_hipMemPoolExportToShareableHandle(hip_hipMemPoolExp
                                                                hipMemPool_t mem_pool,
                                                                hipMemAllocationHandleType handle_type,
                                                                unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPoolExportToShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolExportToShareableHandle", (void **)&hip_real.hipMemPoolExportToShareableHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shared_handle, mem_pool, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportToShareableHandle) &&
@@ -9795,13 +10146,16 @@ static hipError_t hip_traced_hipMemPoolImportFromShareableHandle(hip_hipMemPoolI
                                                                  void *shared_handle,
                                                                  hipMemAllocationHandleType handle_type,
                                                                  unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPoolImportFromShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolImportFromShareableHandle", (void **)&hip_real.hipMemPoolImportFromShareableHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mem_pool, shared_handle, handle_type, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportFromShareableHandle) &&
@@ -9880,13 +10234,16 @@ static hipError_t hip_traced_hipMemPoolExportPointer(hip_hipMemPoolExportPointer
                                                      const void *tracer_caller,
                                                      hipMemPoolPtrExportData *export_data,
                                                      void *dev_ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPoolExportPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolExportPointer", (void **)&hip_real.hipMemPoolExportPointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(export_data, dev_ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolExportPointer) &&
@@ -9956,13 +10313,16 @@ static hipError_t hip_traced_hipMemPoolImportPointer(hip_hipMemPoolImportPointer
                                                      const void *tracer_caller, void **dev_ptr,
                                                      hipMemPool_t mem_pool,
                                                      hipMemPoolPtrExportData *export_data) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPoolImportPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPoolImportPointer", (void **)&hip_real.hipMemPoolImportPointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, mem_pool, export_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPoolImportPointer) &&
@@ -10036,13 +10396,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipHostAlloc(hip_hipHostAlloc_fn *tracer_real,
                                           const void *tracer_caller, void **ptr, size_t size,
                                           unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipHostAlloc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostAlloc", (void **)&hip_real.hipHostAlloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostAlloc) &&
@@ -10113,13 +10476,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipHostGetDevicePointer(hip_hipHostGetDevicePointer_fn *tracer_real,
                                                      const void *tracer_caller, void **devPtr,
                                                      void *hstPtr, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipHostGetDevicePointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostGetDevicePointer", (void **)&hip_real.hipHostGetDevicePointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, hstPtr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetDevicePointer) &&
@@ -10191,13 +10557,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipHostGetFlags(hip_hipHostGetFlags_fn *tracer_real,
                                              const void *tracer_caller, unsigned int *flagsPtr,
                                              void *hostPtr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipHostGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostGetFlags", (void **)&hip_real.hipHostGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flagsPtr, hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostGetFlags) &&
@@ -10266,13 +10635,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipHostRegister(hip_hipHostRegister_fn *tracer_real,
                                              const void *tracer_caller, void *hostPtr,
                                              size_t sizeBytes, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipHostRegister_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostRegister", (void **)&hip_real.hipHostRegister);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hostPtr, sizeBytes, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostRegister) &&
@@ -10343,13 +10715,16 @@ hipError_t hipHostRegister(void *hostPtr, size_t sizeBytes, unsigned int flags) 
 __attribute__((noinline))
 static hipError_t hip_traced_hipHostUnregister(hip_hipHostUnregister_fn *tracer_real,
                                                const void *tracer_caller, void *hostPtr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipHostUnregister_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostUnregister", (void **)&hip_real.hipHostUnregister);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hostPtr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostUnregister) &&
@@ -10415,13 +10790,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMallocPitch(hip_hipMallocPitch_fn *tracer_real,
                                             const void *tracer_caller, void **ptr, size_t *pitch,
                                             size_t width, size_t height) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMallocPitch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocPitch", (void **)&hip_real.hipMallocPitch);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, pitch, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocPitch) &&
@@ -10498,13 +10876,16 @@ static hipError_t hip_traced_hipMemAllocPitch(hip_hipMemAllocPitch_fn *tracer_re
                                               const void *tracer_caller, hipDeviceptr_t *dptr,
                                               size_t *pitch, size_t widthInBytes, size_t height,
                                               unsigned int elementSizeBytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemAllocPitch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAllocPitch", (void **)&hip_real.hipMemAllocPitch);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, pitch, widthInBytes, height, elementSizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAllocPitch) &&
@@ -10583,13 +10964,16 @@ hipError_t hipMemAllocPitch(hipDeviceptr_t *dptr, size_t *pitch, size_t widthInB
 __attribute__((noinline))
 static hipError_t hip_traced_hipFree(hip_hipFree_fn *tracer_real, const void *tracer_caller,
                                      void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFree", (void **)&hip_real.hipFree);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFree) &&
@@ -10654,13 +11038,16 @@ hipError_t hipFree(void *ptr) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipFreeHost(hip_hipFreeHost_fn *tracer_real, const void *tracer_caller,
                                          void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipFreeHost_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeHost", (void **)&hip_real.hipFreeHost);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeHost) &&
@@ -10725,13 +11112,16 @@ hipError_t hipFreeHost(void *ptr) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipHostFree(hip_hipHostFree_fn *tracer_real, const void *tracer_caller,
                                          void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipHostFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipHostFree", (void **)&hip_real.hipHostFree);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipHostFree) &&
@@ -10797,13 +11187,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpy(hip_hipMemcpy_fn *tracer_real, const void *tracer_caller,
                                        void *dst, const void *src, size_t sizeBytes,
                                        hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy", (void **)&hip_real.hipMemcpy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind);
   }
   hip_depth++;
@@ -10871,13 +11264,16 @@ static hipError_t hip_traced_hipMemcpyWithStream(hip_hipMemcpyWithStream_fn *tra
                                                  const void *tracer_caller, void *dst,
                                                  const void *src, size_t sizeBytes,
                                                  hipMemcpyKind kind, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyWithStream_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyWithStream", (void **)&hip_real.hipMemcpyWithStream);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyWithStream__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -10948,13 +11344,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpyHtoD(hip_hipMemcpyHtoD_fn *tracer_real,
                                            const void *tracer_caller, hipDeviceptr_t dst, void *src,
                                            size_t sizeBytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyHtoD_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoD", (void **)&hip_real.hipMemcpyHtoD);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoD__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -11017,13 +11416,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpyDtoH(hip_hipMemcpyDtoH_fn *tracer_real,
                                            const void *tracer_caller, void *dst, hipDeviceptr_t src,
                                            size_t sizeBytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyDtoH_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoH", (void **)&hip_real.hipMemcpyDtoH);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoH__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -11086,13 +11488,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpyDtoD(hip_hipMemcpyDtoD_fn *tracer_real,
                                            const void *tracer_caller, hipDeviceptr_t dst,
                                            hipDeviceptr_t src, size_t sizeBytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyDtoD_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoD", (void **)&hip_real.hipMemcpyDtoD);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoD__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes);
   }
   hip_depth++;
@@ -11155,13 +11560,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpyHtoDAsync(hip_hipMemcpyHtoDAsync_fn *tracer_real,
                                                 const void *tracer_caller, hipDeviceptr_t dst,
                                                 void *src, size_t sizeBytes, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyHtoDAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoDAsync", (void **)&hip_real.hipMemcpyHtoDAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoDAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -11229,13 +11637,16 @@ static hipError_t hip_traced_hipMemcpyDtoHAsync(hip_hipMemcpyDtoHAsync_fn *trace
                                                 const void *tracer_caller, void *dst,
                                                 hipDeviceptr_t src, size_t sizeBytes,
                                                 hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyDtoHAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoHAsync", (void **)&hip_real.hipMemcpyDtoHAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoHAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -11303,13 +11714,16 @@ static hipError_t hip_traced_hipMemcpyDtoDAsync(hip_hipMemcpyDtoDAsync_fn *trace
                                                 const void *tracer_caller, hipDeviceptr_t dst,
                                                 hipDeviceptr_t src, size_t sizeBytes,
                                                 hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyDtoDAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyDtoDAsync", (void **)&hip_real.hipMemcpyDtoDAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyDtoDAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, stream);
   }
   hip_depth++;
@@ -11377,13 +11791,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipModuleGetGlobal(hip_hipModuleGetGlobal_fn *tracer_real,
                                                 const void *tracer_caller, hipDeviceptr_t *dptr,
                                                 size_t *bytes, hipModule_t hmod, const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleGetGlobal_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetGlobal", (void **)&hip_real.hipModuleGetGlobal);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dptr, bytes, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetGlobal) &&
@@ -11460,13 +11877,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGetSymbolAddress(hip_hipGetSymbolAddress_fn *tracer_real,
                                                  const void *tracer_caller, void **devPtr,
                                                  const void *symbol) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetSymbolAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetSymbolAddress", (void **)&hip_real.hipGetSymbolAddress);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolAddress) &&
@@ -11535,13 +11955,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGetSymbolSize(hip_hipGetSymbolSize_fn *tracer_real,
                                               const void *tracer_caller, size_t *size,
                                               const void *symbol) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetSymbolSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetSymbolSize", (void **)&hip_real.hipGetSymbolSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetSymbolSize) &&
@@ -11611,13 +12034,16 @@ static hipError_t hip_traced_hipMemcpyToSymbol(hip_hipMemcpyToSymbol_fn *tracer_
                                                const void *tracer_caller, const void *symbol,
                                                const void *src, size_t sizeBytes, size_t offset,
                                                hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbol", (void **)&hip_real.hipMemcpyToSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbol) &&
@@ -11697,13 +12123,16 @@ static hipError_t hip_traced_hipMemcpyToSymbolAsync(hip_hipMemcpyToSymbolAsync_f
                                                     const void *src, size_t sizeBytes,
                                                     size_t offset, hipMemcpyKind kind,
                                                     hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyToSymbolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToSymbolAsync", (void **)&hip_real.hipMemcpyToSymbolAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(symbol, src, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToSymbolAsync) &&
@@ -11784,13 +12213,16 @@ static hipError_t hip_traced_hipMemcpyFromSymbol(hip_hipMemcpyFromSymbol_fn *tra
                                                  const void *tracer_caller, void *dst,
                                                  const void *symbol, size_t sizeBytes,
                                                  size_t offset, hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbol", (void **)&hip_real.hipMemcpyFromSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbol) &&
@@ -11870,13 +12302,16 @@ static hipError_t hip_traced_hipMemcpyFromSymbolAsync(hip_hipMemcpyFromSymbolAsy
                                                       const void *symbol, size_t sizeBytes,
                                                       size_t offset, hipMemcpyKind kind,
                                                       hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyFromSymbolAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromSymbolAsync", (void **)&hip_real.hipMemcpyFromSymbolAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, symbol, sizeBytes, offset, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromSymbolAsync) &&
@@ -11957,13 +12392,16 @@ static hipError_t hip_traced_hipMemcpyAsync(hip_hipMemcpyAsync_fn *tracer_real,
                                             const void *tracer_caller, void *dst, const void *src,
                                             size_t sizeBytes, hipMemcpyKind kind,
                                             hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAsync", (void **)&hip_real.hipMemcpyAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, src, sizeBytes, kind, stream);
   }
   hip_depth++;
@@ -12033,13 +12471,16 @@ hipError_t hipMemcpyAsync(void *dst, const void *src, size_t sizeBytes, hipMemcp
 __attribute__((noinline))
 static hipError_t hip_traced_hipMemset(hip_hipMemset_fn *tracer_real, const void *tracer_caller,
                                        void *dst, int value, size_t sizeBytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset", (void **)&hip_real.hipMemset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes);
   }
   hip_depth++;
@@ -12101,13 +12542,16 @@ hipError_t hipMemset(void *dst, int value, size_t sizeBytes) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipMemsetD8(hip_hipMemsetD8_fn *tracer_real, const void *tracer_caller,
                                          hipDeviceptr_t dest, unsigned char value, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemsetD8_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD8", (void **)&hip_real.hipMemsetD8);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8) &&
@@ -12177,13 +12621,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemsetD8Async(hip_hipMemsetD8Async_fn *tracer_real,
                                               const void *tracer_caller, hipDeviceptr_t dest,
                                               unsigned char value, size_t count, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemsetD8Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD8Async", (void **)&hip_real.hipMemsetD8Async);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD8Async) &&
@@ -12258,13 +12705,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemsetD16(hip_hipMemsetD16_fn *tracer_real,
                                           const void *tracer_caller, hipDeviceptr_t dest,
                                           unsigned short value, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemsetD16_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD16", (void **)&hip_real.hipMemsetD16);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16) &&
@@ -12335,13 +12785,16 @@ static hipError_t hip_traced_hipMemsetD16Async(hip_hipMemsetD16Async_fn *tracer_
                                                const void *tracer_caller, hipDeviceptr_t dest,
                                                unsigned short value, size_t count,
                                                hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemsetD16Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD16Async", (void **)&hip_real.hipMemsetD16Async);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD16Async) &&
@@ -12416,13 +12869,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemsetD32(hip_hipMemsetD32_fn *tracer_real,
                                           const void *tracer_caller, hipDeviceptr_t dest, int value,
                                           size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemsetD32_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD32", (void **)&hip_real.hipMemsetD32);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dest, value, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32) &&
@@ -12492,13 +12948,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemsetAsync(hip_hipMemsetAsync_fn *tracer_real,
                                             const void *tracer_caller, void *dst, int value,
                                             size_t sizeBytes, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemsetAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetAsync", (void **)&hip_real.hipMemsetAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, value, sizeBytes, stream);
   }
   hip_depth++;
@@ -12565,13 +13024,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemsetD32Async(hip_hipMemsetD32Async_fn *tracer_real,
                                                const void *tracer_caller, hipDeviceptr_t dst,
                                                int value, size_t count, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemsetD32Async_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemsetD32Async", (void **)&hip_real.hipMemsetD32Async);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, value, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemsetD32Async) &&
@@ -12645,13 +13107,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemset2D(hip_hipMemset2D_fn *tracer_real, const void *tracer_caller,
                                          void *dst, size_t pitch, int value, size_t width,
                                          size_t height) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemset2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2D", (void **)&hip_real.hipMemset2D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2D) &&
@@ -12728,13 +13193,16 @@ static hipError_t hip_traced_hipMemset2DAsync(hip_hipMemset2DAsync_fn *tracer_re
                                               const void *tracer_caller, void *dst, size_t pitch,
                                               int value, size_t width, size_t height,
                                               hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemset2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset2DAsync", (void **)&hip_real.hipMemset2DAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, pitch, value, width, height, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset2DAsync) &&
@@ -12813,13 +13281,16 @@ hipError_t hipMemset2DAsync(void *dst, size_t pitch, int value, size_t width, si
 __attribute__((noinline))
 static hipError_t hip_traced_hipMemset3D(hip_hipMemset3D_fn *tracer_real, const void *tracer_caller,
                                          hipPitchedPtr pitchedDevPtr, int value, hipExtent extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemset3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3D", (void **)&hip_real.hipMemset3D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3D) &&
@@ -12890,13 +13361,16 @@ static hipError_t hip_traced_hipMemset3DAsync(hip_hipMemset3DAsync_fn *tracer_re
                                               const void *tracer_caller,
                                               hipPitchedPtr pitchedDevPtr, int value,
                                               hipExtent extent, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemset3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemset3DAsync", (void **)&hip_real.hipMemset3DAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, value, extent, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemset3DAsync) &&
@@ -12968,13 +13442,16 @@ hipError_t hipMemset3DAsync(hipPitchedPtr pitchedDevPtr, int value, hipExtent ex
 __attribute__((noinline))
 static hipError_t hip_traced_hipMemGetInfo(hip_hipMemGetInfo_fn *tracer_real,
                                            const void *tracer_caller, size_t *free, size_t *total) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemGetInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetInfo", (void **)&hip_real.hipMemGetInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(free, total);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetInfo) &&
@@ -13043,13 +13520,16 @@ hipError_t hipMemGetInfo(size_t *free, size_t *total) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipMemPtrGetInfo(hip_hipMemPtrGetInfo_fn *tracer_real,
                                               const void *tracer_caller, void *ptr, size_t *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemPtrGetInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemPtrGetInfo", (void **)&hip_real.hipMemPtrGetInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemPtrGetInfo) &&
@@ -13119,13 +13599,16 @@ static hipError_t hip_traced_hipMallocArray(hip_hipMallocArray_fn *tracer_real,
                                             const void *tracer_caller, hipArray **array,
                                             const hipChannelFormatDesc *desc, size_t width,
                                             size_t height, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMallocArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocArray", (void **)&hip_real.hipMallocArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, width, height, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocArray) &&
@@ -13203,13 +13686,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipArrayCreate(hip_hipArrayCreate_fn *tracer_real,
                                             const void *tracer_caller, hipArray **pHandle,
                                             const HIP_ARRAY_DESCRIPTOR *pAllocateArray) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipArrayCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArrayCreate", (void **)&hip_real.hipArrayCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayCreate) &&
@@ -13278,13 +13764,16 @@ hipError_t hipArrayCreate(hipArray **pHandle, const HIP_ARRAY_DESCRIPTOR *pAlloc
 __attribute__((noinline))
 static hipError_t hip_traced_hipArrayDestroy(hip_hipArrayDestroy_fn *tracer_real,
                                              const void *tracer_caller, hipArray *array) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipArrayDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArrayDestroy", (void **)&hip_real.hipArrayDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArrayDestroy) &&
@@ -13350,13 +13839,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipArray3DCreate(hip_hipArray3DCreate_fn *tracer_real,
                                               const void *tracer_caller, hipArray **array,
                                               const HIP_ARRAY3D_DESCRIPTOR *pAllocateArray) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipArray3DCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipArray3DCreate", (void **)&hip_real.hipArray3DCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, pAllocateArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipArray3DCreate) &&
@@ -13425,13 +13917,16 @@ hipError_t hipArray3DCreate(hipArray **array, const HIP_ARRAY3D_DESCRIPTOR *pAll
 __attribute__((noinline))
 static hipError_t hip_traced_hipMalloc3D(hip_hipMalloc3D_fn *tracer_real, const void *tracer_caller,
                                          hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMalloc3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc3D", (void **)&hip_real.hipMalloc3D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pitchedDevPtr, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3D) &&
@@ -13497,13 +13992,16 @@ hipError_t hipMalloc3D(hipPitchedPtr *pitchedDevPtr, hipExtent extent) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipFreeArray(hip_hipFreeArray_fn *tracer_real,
                                           const void *tracer_caller, hipArray *array) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipFreeArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeArray", (void **)&hip_real.hipFreeArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeArray) &&
@@ -13569,13 +14067,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipFreeMipmappedArray(hip_hipFreeMipmappedArray_fn *tracer_real,
                                                    const void *tracer_caller,
                                                    hipMipmappedArray_t mipmappedArray) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipFreeMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFreeMipmappedArray", (void **)&hip_real.hipFreeMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFreeMipmappedArray) &&
@@ -13642,13 +14143,16 @@ static hipError_t hip_traced_hipMalloc3DArray(hip_hipMalloc3DArray_fn *tracer_re
                                               const void *tracer_caller, hipArray **array,
                                               const struct hipChannelFormatDesc *desc,
                                               struct hipExtent extent, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMalloc3DArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMalloc3DArray", (void **)&hip_real.hipMalloc3DArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, desc, extent, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMalloc3DArray) &&
@@ -13726,13 +14230,16 @@ static hipError_t hip_traced_hipMallocMipmappedArray(hip_hipMallocMipmappedArray
                                                      const struct hipChannelFormatDesc *desc,
                                                      struct hipExtent extent,
                                                      unsigned int numLevels, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMallocMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMallocMipmappedArray", (void **)&hip_real.hipMallocMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mipmappedArray, desc, extent, numLevels, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMallocMipmappedArray) &&
@@ -13813,13 +14320,16 @@ static hipError_t hip_traced_hipGetMipmappedArrayLevel(hip_hipGetMipmappedArrayL
                                                        hipArray_t *levelArray,
                                                        hipMipmappedArray_const_t mipmappedArray,
                                                        unsigned int level) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetMipmappedArrayLevel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetMipmappedArrayLevel", (void **)&hip_real.hipGetMipmappedArrayLevel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(levelArray, mipmappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetMipmappedArrayLevel) &&
@@ -13893,13 +14403,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpy2D(hip_hipMemcpy2D_fn *tracer_real, const void *tracer_caller,
                                          void *dst, size_t dpitch, const void *src, size_t spitch,
                                          size_t width, size_t height, hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2D", (void **)&hip_real.hipMemcpy2D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2D) &&
@@ -13980,13 +14493,16 @@ hipError_t hipMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch,
 __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpyParam2D(hip_hipMemcpyParam2D_fn *tracer_real,
                                               const void *tracer_caller, const hip_Memcpy2D *pCopy) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyParam2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyParam2D", (void **)&hip_real.hipMemcpyParam2D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2D) &&
@@ -14052,13 +14568,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpyParam2DAsync(hip_hipMemcpyParam2DAsync_fn *tracer_real,
                                                    const void *tracer_caller,
                                                    const hip_Memcpy2D *pCopy, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyParam2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyParam2DAsync", (void **)&hip_real.hipMemcpyParam2DAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyParam2DAsync) &&
@@ -14127,13 +14646,16 @@ static hipError_t hip_traced_hipMemcpy2DAsync(hip_hipMemcpy2DAsync_fn *tracer_re
                                               const void *tracer_caller, void *dst, size_t dpitch,
                                               const void *src, size_t spitch, size_t width,
                                               size_t height, hipMemcpyKind kind, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy2DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DAsync", (void **)&hip_real.hipMemcpy2DAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DAsync) &&
@@ -14219,13 +14741,16 @@ static hipError_t hip_traced_hipMemcpy2DToArray(hip_hipMemcpy2DToArray_fn *trace
                                                 size_t wOffset, size_t hOffset, const void *src,
                                                 size_t spitch, size_t width, size_t height,
                                                 hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy2DToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArray", (void **)&hip_real.hipMemcpy2DToArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArray) &&
@@ -14312,13 +14837,16 @@ static hipError_t hip_traced_hipMemcpy2DToArrayAsync(hip_hipMemcpy2DToArrayAsync
                                                      const void *src, size_t spitch, size_t width,
                                                      size_t height, hipMemcpyKind kind,
                                                      hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy2DToArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DToArrayAsync", (void **)&hip_real.hipMemcpy2DToArrayAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, spitch, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DToArrayAsync) &&
@@ -14406,13 +14934,16 @@ static hipError_t hip_traced_hipMemcpyToArray(hip_hipMemcpyToArray_fn *tracer_re
                                               const void *tracer_caller, hipArray *dst,
                                               size_t wOffset, size_t hOffset, const void *src,
                                               size_t count, hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyToArray", (void **)&hip_real.hipMemcpyToArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, wOffset, hOffset, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyToArray) &&
@@ -14492,13 +15023,16 @@ static hipError_t hip_traced_hipMemcpyFromArray(hip_hipMemcpyFromArray_fn *trace
                                                 const void *tracer_caller, void *dst,
                                                 hipArray_const_t srcArray, size_t wOffset,
                                                 size_t hOffset, size_t count, hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyFromArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyFromArray", (void **)&hip_real.hipMemcpyFromArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, wOffset, hOffset, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyFromArray) &&
@@ -14580,13 +15114,16 @@ static hipError_t hip_traced_hipMemcpy2DFromArray(hip_hipMemcpy2DFromArray_fn *t
                                                   size_t dpitch, hipArray_const_t src,
                                                   size_t wOffset, size_t hOffset, size_t width,
                                                   size_t height, hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy2DFromArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArray", (void **)&hip_real.hipMemcpy2DFromArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArray) &&
@@ -14673,13 +15210,16 @@ static hipError_t hip_traced_hipMemcpy2DFromArrayAsync(hip_hipMemcpy2DFromArrayA
                                                        size_t wOffset, size_t hOffset, size_t width,
                                                        size_t height, hipMemcpyKind kind,
                                                        hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy2DFromArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy2DFromArrayAsync", (void **)&hip_real.hipMemcpy2DFromArrayAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dpitch, src, wOffset, hOffset, width, height, kind, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy2DFromArrayAsync) &&
@@ -14767,13 +15307,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpyAtoH(hip_hipMemcpyAtoH_fn *tracer_real,
                                            const void *tracer_caller, void *dst, hipArray *srcArray,
                                            size_t srcOffset, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyAtoH_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyAtoH", (void **)&hip_real.hipMemcpyAtoH);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, srcArray, srcOffset, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyAtoH) &&
@@ -14847,13 +15390,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpyHtoA(hip_hipMemcpyHtoA_fn *tracer_real,
                                            const void *tracer_caller, hipArray *dstArray,
                                            size_t dstOffset, const void *srcHost, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyHtoA_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyHtoA", (void **)&hip_real.hipMemcpyHtoA);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dstArray, dstOffset, srcHost, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyHtoA) &&
@@ -14926,13 +15472,16 @@ hipError_t hipMemcpyHtoA(hipArray *dstArray, size_t dstOffset, const void *srcHo
 __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpy3D(hip_hipMemcpy3D_fn *tracer_real, const void *tracer_caller,
                                          const struct hipMemcpy3DParms *p) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3D", (void **)&hip_real.hipMemcpy3D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3D) &&
@@ -14998,13 +15547,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpy3DAsync(hip_hipMemcpy3DAsync_fn *tracer_real,
                                               const void *tracer_caller,
                                               const struct hipMemcpy3DParms *p, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpy3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpy3DAsync", (void **)&hip_real.hipMemcpy3DAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpy3DAsync) &&
@@ -15071,13 +15623,16 @@ hipError_t hipMemcpy3DAsync(const struct hipMemcpy3DParms *p, hipStream_t stream
 __attribute__((noinline))
 static hipError_t hip_traced_hipDrvMemcpy3D(hip_hipDrvMemcpy3D_fn *tracer_real,
                                             const void *tracer_caller, const HIP_MEMCPY3D *pCopy) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDrvMemcpy3D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy3D", (void **)&hip_real.hipDrvMemcpy3D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3D) &&
@@ -15143,13 +15698,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDrvMemcpy3DAsync(hip_hipDrvMemcpy3DAsync_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  const HIP_MEMCPY3D *pCopy, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDrvMemcpy3DAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy3DAsync", (void **)&hip_real.hipDrvMemcpy3DAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy3DAsync) &&
@@ -15217,13 +15775,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceCanAccessPeer(hip_hipDeviceCanAccessPeer_fn *tracer_real,
                                                     const void *tracer_caller, int *canAccessPeer,
                                                     int deviceId, int peerDeviceId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceCanAccessPeer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceCanAccessPeer", (void **)&hip_real.hipDeviceCanAccessPeer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(canAccessPeer, deviceId, peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceCanAccessPeer) &&
@@ -15296,13 +15857,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceEnablePeerAccess(hip_hipDeviceEnablePeerAccess_fn *tracer_real,
                                                        const void *tracer_caller, int peerDeviceId,
                                                        unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceEnablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceEnablePeerAccess", (void **)&hip_real.hipDeviceEnablePeerAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceEnablePeerAccess) &&
@@ -15370,13 +15934,16 @@ hipError_t hipDeviceEnablePeerAccess(int peerDeviceId, unsigned int flags) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipDeviceDisablePeerAccess(hip_hipDeviceDisablePeerAccess_fn *tracer_real,
                                                         const void *tracer_caller, int peerDeviceId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDeviceDisablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDeviceDisablePeerAccess", (void **)&hip_real.hipDeviceDisablePeerAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerDeviceId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDeviceDisablePeerAccess) &&
@@ -15443,13 +16010,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemGetAddressRange(hip_hipMemGetAddressRange_fn *tracer_real,
                                                    const void *tracer_caller, hipDeviceptr_t *pbase,
                                                    size_t *psize, hipDeviceptr_t dptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemGetAddressRange_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAddressRange", (void **)&hip_real.hipMemGetAddressRange);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pbase, psize, dptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAddressRange) &&
@@ -15522,13 +16092,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemcpyPeer(hip_hipMemcpyPeer_fn *tracer_real,
                                            const void *tracer_caller, void *dst, int dstDeviceId,
                                            const void *src, int srcDeviceId, size_t sizeBytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyPeer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyPeer", (void **)&hip_real.hipMemcpyPeer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDeviceId, sizeBytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeer) &&
@@ -15606,13 +16179,16 @@ static hipError_t hip_traced_hipMemcpyPeerAsync(hip_hipMemcpyPeerAsync_fn *trace
                                                 const void *tracer_caller, void *dst,
                                                 int dstDeviceId, const void *src, int srcDevice,
                                                 size_t sizeBytes, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemcpyPeerAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemcpyPeerAsync", (void **)&hip_real.hipMemcpyPeerAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dst, dstDeviceId, src, srcDevice, sizeBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemcpyPeerAsync) &&
@@ -15692,13 +16268,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipCtxCreate(hip_hipCtxCreate_fn *tracer_real,
                                           const void *tracer_caller, hipCtx_t *ctx,
                                           unsigned int flags, hipDevice_t device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxCreate", (void **)&hip_real.hipCtxCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx, flags, device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxCreate) &&
@@ -15768,13 +16347,16 @@ hipError_t hipCtxCreate(hipCtx_t *ctx, unsigned int flags, hipDevice_t device) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipCtxDestroy(hip_hipCtxDestroy_fn *tracer_real,
                                            const void *tracer_caller, hipCtx_t ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxDestroy", (void **)&hip_real.hipCtxDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDestroy) &&
@@ -15839,13 +16421,16 @@ hipError_t hipCtxDestroy(hipCtx_t ctx) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipCtxPopCurrent(hip_hipCtxPopCurrent_fn *tracer_real,
                                               const void *tracer_caller, hipCtx_t *ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxPopCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxPopCurrent", (void **)&hip_real.hipCtxPopCurrent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPopCurrent) &&
@@ -15911,13 +16496,16 @@ hipError_t hipCtxPopCurrent(hipCtx_t *ctx) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipCtxPushCurrent(hip_hipCtxPushCurrent_fn *tracer_real,
                                                const void *tracer_caller, hipCtx_t ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxPushCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxPushCurrent", (void **)&hip_real.hipCtxPushCurrent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxPushCurrent) &&
@@ -15982,13 +16570,16 @@ hipError_t hipCtxPushCurrent(hipCtx_t ctx) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipCtxSetCurrent(hip_hipCtxSetCurrent_fn *tracer_real,
                                               const void *tracer_caller, hipCtx_t ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxSetCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetCurrent", (void **)&hip_real.hipCtxSetCurrent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCurrent) &&
@@ -16053,13 +16644,16 @@ hipError_t hipCtxSetCurrent(hipCtx_t ctx) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipCtxGetCurrent(hip_hipCtxGetCurrent_fn *tracer_real,
                                               const void *tracer_caller, hipCtx_t *ctx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxGetCurrent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetCurrent", (void **)&hip_real.hipCtxGetCurrent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCurrent) &&
@@ -16125,13 +16719,16 @@ hipError_t hipCtxGetCurrent(hipCtx_t *ctx) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipCtxGetDevice(hip_hipCtxGetDevice_fn *tracer_real,
                                              const void *tracer_caller, hipDevice_t *device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxGetDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetDevice", (void **)&hip_real.hipCtxGetDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetDevice) &&
@@ -16198,13 +16795,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipCtxGetApiVersion(hip_hipCtxGetApiVersion_fn *tracer_real,
                                                  const void *tracer_caller, hipCtx_t ctx,
                                                  int *apiVersion) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxGetApiVersion_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetApiVersion", (void **)&hip_real.hipCtxGetApiVersion);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ctx, apiVersion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetApiVersion) &&
@@ -16273,13 +16873,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipCtxGetCacheConfig(hip_hipCtxGetCacheConfig_fn *tracer_real,
                                                   const void *tracer_caller,
                                                   hipFuncCache_t *cacheConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxGetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetCacheConfig", (void **)&hip_real.hipCtxGetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetCacheConfig) &&
@@ -16346,13 +16949,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipCtxSetCacheConfig(hip_hipCtxSetCacheConfig_fn *tracer_real,
                                                   const void *tracer_caller,
                                                   hipFuncCache_t cacheConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxSetCacheConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetCacheConfig", (void **)&hip_real.hipCtxSetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cacheConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetCacheConfig) &&
@@ -16418,13 +17024,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipCtxSetSharedMemConfig(hip_hipCtxSetSharedMemConfig_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       hipSharedMemConfig config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxSetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSetSharedMemConfig", (void **)&hip_real.hipCtxSetSharedMemConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSetSharedMemConfig) &&
@@ -16490,13 +17099,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipCtxGetSharedMemConfig(hip_hipCtxGetSharedMemConfig_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       hipSharedMemConfig *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxGetSharedMemConfig_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetSharedMemConfig", (void **)&hip_real.hipCtxGetSharedMemConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetSharedMemConfig) &&
@@ -16562,13 +17174,16 @@ hipError_t hipCtxGetSharedMemConfig(hipSharedMemConfig *pConfig) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipCtxSynchronize(hip_hipCtxSynchronize_fn *tracer_real,
                                                const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxSynchronize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxSynchronize", (void **)&hip_real.hipCtxSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxSynchronize) &&
@@ -16631,13 +17246,16 @@ hipError_t hipCtxSynchronize(void) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipCtxGetFlags(hip_hipCtxGetFlags_fn *tracer_real,
                                             const void *tracer_caller, unsigned int *flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxGetFlags", (void **)&hip_real.hipCtxGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxGetFlags) &&
@@ -16704,13 +17322,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipCtxEnablePeerAccess(hip_hipCtxEnablePeerAccess_fn *tracer_real,
                                                     const void *tracer_caller, hipCtx_t peerCtx,
                                                     unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxEnablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxEnablePeerAccess", (void **)&hip_real.hipCtxEnablePeerAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerCtx, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxEnablePeerAccess) &&
@@ -16777,13 +17398,16 @@ hipError_t hipCtxEnablePeerAccess(hipCtx_t peerCtx, unsigned int flags) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipCtxDisablePeerAccess(hip_hipCtxDisablePeerAccess_fn *tracer_real,
                                                      const void *tracer_caller, hipCtx_t peerCtx) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCtxDisablePeerAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCtxDisablePeerAccess", (void **)&hip_real.hipCtxDisablePeerAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(peerCtx);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCtxDisablePeerAccess) &&
@@ -16849,13 +17473,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDevicePrimaryCtxGetState(hip_hipDevicePrimaryCtxGetState_fn *tracer_real,
                                                          const void *tracer_caller, hipDevice_t dev,
                                                          unsigned int *flags, int *active) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDevicePrimaryCtxGetState_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxGetState", (void **)&hip_real.hipDevicePrimaryCtxGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, flags, active);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxGetState) &&
@@ -16927,13 +17554,16 @@ hipError_t hipDevicePrimaryCtxGetState(hipDevice_t dev, unsigned int *flags, int
 __attribute__((noinline))
 static hipError_t hip_traced_hipDevicePrimaryCtxRelease(hip_hipDevicePrimaryCtxRelease_fn *tracer_real,
                                                         const void *tracer_caller, hipDevice_t dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDevicePrimaryCtxRelease_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxRelease", (void **)&hip_real.hipDevicePrimaryCtxRelease);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRelease) &&
@@ -16999,13 +17629,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDevicePrimaryCtxRetain(hip_hipDevicePrimaryCtxRetain_fn *tracer_real,
                                                        const void *tracer_caller, hipCtx_t *pctx,
                                                        hipDevice_t dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDevicePrimaryCtxRetain_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxRetain", (void **)&hip_real.hipDevicePrimaryCtxRetain);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pctx, dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxRetain) &&
@@ -17073,13 +17706,16 @@ hipError_t hipDevicePrimaryCtxRetain(hipCtx_t *pctx, hipDevice_t dev) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipDevicePrimaryCtxReset(hip_hipDevicePrimaryCtxReset_fn *tracer_real,
                                                       const void *tracer_caller, hipDevice_t dev) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDevicePrimaryCtxReset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxReset", (void **)&hip_real.hipDevicePrimaryCtxReset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxReset) &&
@@ -17145,13 +17781,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDevicePrimaryCtxSetFlags(hip_hipDevicePrimaryCtxSetFlags_fn *tracer_real,
                                                          const void *tracer_caller, hipDevice_t dev,
                                                          unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDevicePrimaryCtxSetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDevicePrimaryCtxSetFlags", (void **)&hip_real.hipDevicePrimaryCtxSetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDevicePrimaryCtxSetFlags) &&
@@ -17220,13 +17859,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipModuleLoad(hip_hipModuleLoad_fn *tracer_real,
                                            const void *tracer_caller, hipModule_t *module,
                                            const char *fname) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleLoad_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoad", (void **)&hip_real.hipModuleLoad);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, fname);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoad) &&
@@ -17294,13 +17936,16 @@ hipError_t hipModuleLoad(hipModule_t *module, const char *fname) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipModuleUnload(hip_hipModuleUnload_fn *tracer_real,
                                              const void *tracer_caller, hipModule_t module) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleUnload_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleUnload", (void **)&hip_real.hipModuleUnload);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleUnload) &&
@@ -17367,13 +18012,16 @@ static hipError_t hip_traced_hipModuleGetFunction(hip_hipModuleGetFunction_fn *t
                                                   const void *tracer_caller,
                                                   hipFunction_t *function, hipModule_t module,
                                                   const char *kname) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleGetFunction_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetFunction", (void **)&hip_real.hipModuleGetFunction);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetFunction__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, module, kname);
   }
   hip_depth++;
@@ -17429,13 +18077,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipFuncGetAttributes(hip_hipFuncGetAttributes_fn *tracer_real,
                                                   const void *tracer_caller,
                                                   struct hipFuncAttributes *attr, const void *func) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipFuncGetAttributes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncGetAttributes", (void **)&hip_real.hipFuncGetAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(attr, func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttributes) &&
@@ -17503,13 +18154,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipFuncGetAttribute(hip_hipFuncGetAttribute_fn *tracer_real,
                                                  const void *tracer_caller, int *value,
                                                  hipFunction_attribute attrib, hipFunction_t hfunc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipFuncGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipFuncGetAttribute", (void **)&hip_real.hipFuncGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(value, attrib, hfunc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipFuncGetAttribute) &&
@@ -17582,13 +18236,16 @@ static hipError_t hip_traced_hipModuleGetTexRef(hip_hipModuleGetTexRef_fn *trace
                                                 const void *tracer_caller,
                                                 textureReference **texRef, hipModule_t hmod,
                                                 const char *name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleGetTexRef_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleGetTexRef", (void **)&hip_real.hipModuleGetTexRef);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, hmod, name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleGetTexRef) &&
@@ -17659,13 +18316,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipModuleLoadData(hip_hipModuleLoadData_fn *tracer_real,
                                                const void *tracer_caller, hipModule_t *module,
                                                const void *image) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleLoadData_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoadData", (void **)&hip_real.hipModuleLoadData);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, image);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadData) &&
@@ -17735,13 +18395,16 @@ static hipError_t hip_traced_hipModuleLoadDataEx(hip_hipModuleLoadDataEx_fn *tra
                                                  const void *tracer_caller, hipModule_t *module,
                                                  const void *image, unsigned int numOptions,
                                                  hipJitOption *options, void **optionValues) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleLoadDataEx_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLoadDataEx", (void **)&hip_real.hipModuleLoadDataEx);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(module, image, numOptions, options, optionValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLoadDataEx) &&
@@ -17825,13 +18488,16 @@ static hipError_t hip_traced_hipModuleLaunchKernel(hip_hipModuleLaunchKernel_fn 
                                                    unsigned int blockDimY, unsigned int blockDimZ,
                                                    unsigned int sharedMemBytes, hipStream_t stream,
                                                    void **kernelParams, void **extra) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleLaunchKernel", (void **)&hip_real.hipModuleLaunchKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleLaunchKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ,
                        sharedMemBytes, stream, kernelParams, extra);
   }
@@ -17925,13 +18591,16 @@ static hipError_t hip_traced_hipLaunchCooperativeKernel(hip_hipLaunchCooperative
                                                         void **kernelParams,
                                                         unsigned int sharedMemBytes,
                                                         hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipLaunchCooperativeKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernel", (void **)&hip_real.hipLaunchCooperativeKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f, gridDim, blockDimX, kernelParams, sharedMemBytes, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernel) &&
@@ -18012,13 +18681,16 @@ static hipError_t hip_traced_hipLaunchCooperativeKernelMultiDevice(hip_hipLaunch
                                                                    hipLaunchParams *launchParamsList,
                                                                    int numDevices,
                                                                    unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipLaunchCooperativeKernelMultiDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchCooperativeKernelMultiDevice", (void **)&hip_real.hipLaunchCooperativeKernelMultiDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchCooperativeKernelMultiDevice) &&
@@ -18092,13 +18764,16 @@ static hipError_t hip_traced_hipExtLaunchMultiKernelMultiDevice(hip_hipExtLaunch
                                                                 const void *tracer_caller,
                                                                 hipLaunchParams *launchParamsList,
                                                                 int numDevices, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipExtLaunchMultiKernelMultiDevice_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtLaunchMultiKernelMultiDevice", (void **)&hip_real.hipExtLaunchMultiKernelMultiDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(launchParamsList, numDevices, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchMultiKernelMultiDevice) &&
@@ -18174,13 +18849,16 @@ static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSize(hip_hipModu
                                                                      hipFunction_t f,
                                                                      size_t dynSharedMemPerBlk,
                                                                      int blockSizeLimit) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSize) &&
@@ -18267,13 +18945,16 @@ static hipError_t hip_traced_hipModuleOccupancyMaxPotentialBlockSizeWithFlags(hi
                                                                               size_t dynSharedMemPerBlk,
                                                                               int blockSizeLimit,
                                                                               unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleOccupancyMaxPotentialBlockSizeWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxPotentialBlockSizeWithFlags", (void **)&hip_real.hipModuleOccupancyMaxPotentialBlockSizeWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxPotentialBlockSizeWithFlags) &&
@@ -18363,13 +19044,16 @@ static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor(
                                                                                 hipFunction_t f,
                                                                                 int blockSize,
                                                                                 size_t dynSharedMemPerBlk) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -18452,13 +19136,16 @@ static hipError_t hip_traced_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorW
                                                                                          int blockSize,
                                                                                          size_t dynSharedMemPerBlk,
                                                                                          unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipModuleOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -18547,13 +19234,16 @@ static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessor(hip_hi
                                                                           const void *f,
                                                                           int blockSize,
                                                                           size_t dynSharedMemPerBlk) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipOccupancyMaxActiveBlocksPerMultiprocessor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessor", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessor);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessor) &&
@@ -18635,13 +19325,16 @@ static hipError_t hip_traced_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFla
                                                                                    int blockSize,
                                                                                    size_t dynSharedMemPerBlk,
                                                                                    unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", (void **)&hip_real.hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numBlocks, f, blockSize, dynSharedMemPerBlk, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxActiveBlocksPerMultiprocessorWithFlags) &&
@@ -18728,13 +19421,16 @@ static hipError_t hip_traced_hipOccupancyMaxPotentialBlockSize(hip_hipOccupancyM
                                                                const void *f,
                                                                size_t dynSharedMemPerBlk,
                                                                int blockSizeLimit) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipOccupancyMaxPotentialBlockSize_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipOccupancyMaxPotentialBlockSize", (void **)&hip_real.hipOccupancyMaxPotentialBlockSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridSize, blockSize, f, dynSharedMemPerBlk, blockSizeLimit);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipOccupancyMaxPotentialBlockSize) &&
@@ -18815,13 +19511,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipConfigureCall(hip_hipConfigureCall_fn *tracer_real,
                                               const void *tracer_caller, dim3 gridDim,
                                               dim3 blockDim, size_t sharedMem, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipConfigureCall_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipConfigureCall", (void **)&hip_real.hipConfigureCall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(gridDim, blockDim, sharedMem, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipConfigureCall) &&
@@ -18893,13 +19592,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipSetupArgument(hip_hipSetupArgument_fn *tracer_real,
                                               const void *tracer_caller, const void *arg,
                                               size_t size, size_t offset) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipSetupArgument_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipSetupArgument", (void **)&hip_real.hipSetupArgument);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(arg, size, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipSetupArgument) &&
@@ -18968,13 +19670,16 @@ hipError_t hipSetupArgument(const void *arg, size_t size, size_t offset) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipLaunchByPtr(hip_hipLaunchByPtr_fn *tracer_real,
                                             const void *tracer_caller, const void *func) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipLaunchByPtr_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchByPtr", (void **)&hip_real.hipLaunchByPtr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchByPtr) &&
@@ -19042,13 +19747,16 @@ static hipError_t hip_traced_hipLaunchKernel(hip_hipLaunchKernel_fn *tracer_real
                                              const void *function_address, dim3 numBlocks,
                                              dim3 dimBlocks, void **args, size_t sharedMemBytes,
                                              hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchKernel", (void **)&hip_real.hipLaunchKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream);
   }
   hip_depth++;
@@ -19119,13 +19827,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDrvMemcpy2DUnaligned(hip_hipDrvMemcpy2DUnaligned_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      const hip_Memcpy2D *pCopy) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDrvMemcpy2DUnaligned_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDrvMemcpy2DUnaligned", (void **)&hip_real.hipDrvMemcpy2DUnaligned);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCopy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDrvMemcpy2DUnaligned) &&
@@ -19194,13 +19905,16 @@ static hipError_t hip_traced_hipExtLaunchKernel(hip_hipExtLaunchKernel_fn *trace
                                                 dim3 dimBlocks, void **args, size_t sharedMemBytes,
                                                 hipStream_t stream, hipEvent_t startEvent,
                                                 hipEvent_t stopEvent, int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipExtLaunchKernel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipExtLaunchKernel", (void **)&hip_real.hipExtLaunchKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipExtLaunchKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function_address, numBlocks, dimBlocks, args, sharedMemBytes, stream,
                        startEvent, stopEvent, flags);
   }
@@ -19293,13 +20007,16 @@ static hipError_t hip_traced_hipBindTextureToMipmappedArray(hip_hipBindTextureTo
                                                             const textureReference *tex,
                                                             hipMipmappedArray_const_t mipmappedArray,
                                                             const hipChannelFormatDesc *desc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipBindTextureToMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTextureToMipmappedArray", (void **)&hip_real.hipBindTextureToMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex, mipmappedArray, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToMipmappedArray) &&
@@ -19374,13 +20091,16 @@ static hipError_t hip_traced_hipGetTextureReference(hip_hipGetTextureReference_f
                                                     const void *tracer_caller,
                                                     const textureReference **texref,
                                                     const void *symbol) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetTextureReference_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureReference", (void **)&hip_real.hipGetTextureReference);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texref, symbol);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureReference) &&
@@ -19452,13 +20172,16 @@ static hipError_t hip_traced_hipCreateTextureObject(hip_hipCreateTextureObject_f
                                                     const hipResourceDesc *pResDesc,
                                                     const hipTextureDesc *pTexDesc,
                                                     const struct hipResourceViewDesc *pResViewDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipCreateTextureObject_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipCreateTextureObject", (void **)&hip_real.hipCreateTextureObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipCreateTextureObject) &&
@@ -19535,13 +20258,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipDestroyTextureObject(hip_hipDestroyTextureObject_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      hipTextureObject_t textureObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipDestroyTextureObject_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipDestroyTextureObject", (void **)&hip_real.hipDestroyTextureObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipDestroyTextureObject) &&
@@ -19607,13 +20333,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGetChannelDesc(hip_hipGetChannelDesc_fn *tracer_real,
                                                const void *tracer_caller,
                                                hipChannelFormatDesc *desc, hipArray_const_t array) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetChannelDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetChannelDesc", (void **)&hip_real.hipGetChannelDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, array);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetChannelDesc) &&
@@ -19682,13 +20411,16 @@ static hipError_t hip_traced_hipGetTextureObjectResourceDesc(hip_hipGetTextureOb
                                                              const void *tracer_caller,
                                                              hipResourceDesc *pResDesc,
                                                              hipTextureObject_t textureObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetTextureObjectResourceDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectResourceDesc", (void **)&hip_real.hipGetTextureObjectResourceDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceDesc) &&
@@ -19759,13 +20491,16 @@ static hipError_t hip_traced_hipGetTextureObjectResourceViewDesc(hip_hipGetTextu
                                                                  const void *tracer_caller,
                                                                  struct hipResourceViewDesc *pResViewDesc,
                                                                  hipTextureObject_t textureObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetTextureObjectResourceViewDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectResourceViewDesc", (void **)&hip_real.hipGetTextureObjectResourceViewDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectResourceViewDesc) &&
@@ -19836,13 +20571,16 @@ static hipError_t hip_traced_hipGetTextureObjectTextureDesc(hip_hipGetTextureObj
                                                             const void *tracer_caller,
                                                             hipTextureDesc *pTexDesc,
                                                             hipTextureObject_t textureObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetTextureObjectTextureDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureObjectTextureDesc", (void **)&hip_real.hipGetTextureObjectTextureDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, textureObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureObjectTextureDesc) &&
@@ -19912,13 +20650,16 @@ static hipError_t hip_traced_hipTexRefSetAddressMode(hip_hipTexRefSetAddressMode
                                                      const void *tracer_caller,
                                                      textureReference *texRef, int dim,
                                                      enum hipTextureAddressMode am) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetAddressMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddressMode", (void **)&hip_real.hipTexRefSetAddressMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, dim, am);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddressMode) &&
@@ -19989,13 +20730,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipTexRefSetArray(hip_hipTexRefSetArray_fn *tracer_real,
                                                const void *tracer_caller, textureReference *tex,
                                                hipArray_const_t array, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetArray", (void **)&hip_real.hipTexRefSetArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex, array, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetArray) &&
@@ -20066,13 +20810,16 @@ static hipError_t hip_traced_hipTexRefSetFilterMode(hip_hipTexRefSetFilterMode_f
                                                     const void *tracer_caller,
                                                     textureReference *texRef,
                                                     enum hipTextureFilterMode fm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFilterMode", (void **)&hip_real.hipTexRefSetFilterMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFilterMode) &&
@@ -20140,13 +20887,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipTexRefSetFlags(hip_hipTexRefSetFlags_fn *tracer_real,
                                                const void *tracer_caller, textureReference *texRef,
                                                unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFlags", (void **)&hip_real.hipTexRefSetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFlags) &&
@@ -20214,13 +20964,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipTexRefSetFormat(hip_hipTexRefSetFormat_fn *tracer_real,
                                                 const void *tracer_caller, textureReference *texRef,
                                                 hipArray_Format fmt, int NumPackedComponents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetFormat_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetFormat", (void **)&hip_real.hipTexRefSetFormat);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, fmt, NumPackedComponents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetFormat) &&
@@ -20295,13 +21048,16 @@ static hipError_t hip_traced_hipTexObjectCreate(hip_hipTexObjectCreate_fn *trace
                                                 const HIP_RESOURCE_DESC *pResDesc,
                                                 const HIP_TEXTURE_DESC *pTexDesc,
                                                 const HIP_RESOURCE_VIEW_DESC *pResViewDesc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexObjectCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectCreate", (void **)&hip_real.hipTexObjectCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexObject, pResDesc, pTexDesc, pResViewDesc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectCreate) &&
@@ -20378,13 +21134,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipTexObjectDestroy(hip_hipTexObjectDestroy_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  hipTextureObject_t texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexObjectDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectDestroy", (void **)&hip_real.hipTexObjectDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectDestroy) &&
@@ -20451,13 +21210,16 @@ static hipError_t hip_traced_hipTexObjectGetResourceDesc(hip_hipTexObjectGetReso
                                                          const void *tracer_caller,
                                                          HIP_RESOURCE_DESC *pResDesc,
                                                          hipTextureObject_t texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexObjectGetResourceDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetResourceDesc", (void **)&hip_real.hipTexObjectGetResourceDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceDesc) &&
@@ -20527,13 +21289,16 @@ static hipError_t hip_traced_hipTexObjectGetResourceViewDesc(hip_hipTexObjectGet
                                                              const void *tracer_caller,
                                                              HIP_RESOURCE_VIEW_DESC *pResViewDesc,
                                                              hipTextureObject_t texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexObjectGetResourceViewDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetResourceViewDesc", (void **)&hip_real.hipTexObjectGetResourceViewDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pResViewDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetResourceViewDesc) &&
@@ -20604,13 +21369,16 @@ static hipError_t hip_traced_hipTexObjectGetTextureDesc(hip_hipTexObjectGetTextu
                                                         const void *tracer_caller,
                                                         HIP_TEXTURE_DESC *pTexDesc,
                                                         hipTextureObject_t texObject) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexObjectGetTextureDesc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexObjectGetTextureDesc", (void **)&hip_real.hipTexObjectGetTextureDesc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pTexDesc, texObject);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexObjectGetTextureDesc) &&
@@ -20680,13 +21448,16 @@ static hipError_t hip_traced_hipBindTexture(hip_hipBindTexture_fn *tracer_real,
                                             const void *tracer_caller, size_t *offset,
                                             const textureReference *tex, const void *devPtr,
                                             const hipChannelFormatDesc *desc, size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipBindTexture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTexture", (void **)&hip_real.hipBindTexture);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture) &&
@@ -20766,13 +21537,16 @@ static hipError_t hip_traced_hipBindTexture2D(hip_hipBindTexture2D_fn *tracer_re
                                               const textureReference *tex, const void *devPtr,
                                               const hipChannelFormatDesc *desc, size_t width,
                                               size_t height, size_t pitch) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipBindTexture2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTexture2D", (void **)&hip_real.hipBindTexture2D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(offset, tex, devPtr, desc, width, height, pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTexture2D) &&
@@ -20858,13 +21632,16 @@ static hipError_t hip_traced_hipBindTextureToArray(hip_hipBindTextureToArray_fn 
                                                    const textureReference *tex,
                                                    hipArray_const_t array,
                                                    const hipChannelFormatDesc *desc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipBindTextureToArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipBindTextureToArray", (void **)&hip_real.hipBindTextureToArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex, array, desc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipBindTextureToArray) &&
@@ -20936,13 +21713,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGetTextureAlignmentOffset(hip_hipGetTextureAlignmentOffset_fn *tracer_real,
                                                           const void *tracer_caller, size_t *offset,
                                                           const textureReference *texref) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetTextureAlignmentOffset_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetTextureAlignmentOffset", (void **)&hip_real.hipGetTextureAlignmentOffset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(offset, texref);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetTextureAlignmentOffset) &&
@@ -21012,13 +21792,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipUnbindTexture(hip_hipUnbindTexture_fn *tracer_real,
                                               const void *tracer_caller,
                                               const textureReference *tex) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipUnbindTexture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipUnbindTexture", (void **)&hip_real.hipUnbindTexture);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(tex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipUnbindTexture) &&
@@ -21084,13 +21867,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipTexRefGetAddress(hip_hipTexRefGetAddress_fn *tracer_real,
                                                  const void *tracer_caller, hipDeviceptr_t *dev_ptr,
                                                  const textureReference *texRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefGetAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetAddress", (void **)&hip_real.hipTexRefGetAddress);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(dev_ptr, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddress) &&
@@ -21160,13 +21946,16 @@ static hipError_t hip_traced_hipTexRefGetAddressMode(hip_hipTexRefGetAddressMode
                                                      const void *tracer_caller,
                                                      enum hipTextureAddressMode *pam,
                                                      const textureReference *texRef, int dim) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefGetAddressMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetAddressMode", (void **)&hip_real.hipTexRefGetAddressMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pam, texRef, dim);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetAddressMode) &&
@@ -21240,13 +22029,16 @@ static hipError_t hip_traced_hipTexRefGetFilterMode(hip_hipTexRefGetFilterMode_f
                                                     const void *tracer_caller,
                                                     enum hipTextureFilterMode *pfm,
                                                     const textureReference *texRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefGetFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFilterMode", (void **)&hip_real.hipTexRefGetFilterMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFilterMode) &&
@@ -21315,13 +22107,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipTexRefGetFlags(hip_hipTexRefGetFlags_fn *tracer_real,
                                                const void *tracer_caller, unsigned int *pFlags,
                                                const textureReference *texRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefGetFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFlags", (void **)&hip_real.hipTexRefGetFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFlags, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFlags) &&
@@ -21390,13 +22185,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipTexRefGetFormat(hip_hipTexRefGetFormat_fn *tracer_real,
                                                 const void *tracer_caller, hipArray_Format *pFormat,
                                                 int *pNumChannels, const textureReference *texRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefGetFormat_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetFormat", (void **)&hip_real.hipTexRefGetFormat);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pFormat, pNumChannels, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetFormat) &&
@@ -21471,13 +22269,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipTexRefGetMaxAnisotropy(hip_hipTexRefGetMaxAnisotropy_fn *tracer_real,
                                                        const void *tracer_caller, int *pmaxAnsio,
                                                        const textureReference *texRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefGetMaxAnisotropy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMaxAnisotropy", (void **)&hip_real.hipTexRefGetMaxAnisotropy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pmaxAnsio, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMaxAnisotropy) &&
@@ -21548,13 +22349,16 @@ static hipError_t hip_traced_hipTexRefGetMipmapFilterMode(hip_hipTexRefGetMipmap
                                                           const void *tracer_caller,
                                                           enum hipTextureFilterMode *pfm,
                                                           const textureReference *texRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefGetMipmapFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapFilterMode", (void **)&hip_real.hipTexRefGetMipmapFilterMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pfm, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapFilterMode) &&
@@ -21625,13 +22429,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipTexRefGetMipmapLevelBias(hip_hipTexRefGetMipmapLevelBias_fn *tracer_real,
                                                          const void *tracer_caller, float *pbias,
                                                          const textureReference *texRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefGetMipmapLevelBias_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelBias", (void **)&hip_real.hipTexRefGetMipmapLevelBias);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pbias, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelBias) &&
@@ -21703,13 +22510,16 @@ static hipError_t hip_traced_hipTexRefGetMipmapLevelClamp(hip_hipTexRefGetMipmap
                                                           float *pminMipmapLevelClamp,
                                                           float *pmaxMipmapLevelClamp,
                                                           const textureReference *texRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefGetMipmapLevelClamp_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipmapLevelClamp", (void **)&hip_real.hipTexRefGetMipmapLevelClamp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pminMipmapLevelClamp, pmaxMipmapLevelClamp, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipmapLevelClamp) &&
@@ -21786,13 +22596,16 @@ static hipError_t hip_traced_hipTexRefGetMipMappedArray(hip_hipTexRefGetMipMappe
                                                         const void *tracer_caller,
                                                         hipMipmappedArray_t *pArray,
                                                         const textureReference *texRef) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefGetMipMappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefGetMipMappedArray", (void **)&hip_real.hipTexRefGetMipMappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pArray, texRef);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefGetMipMappedArray) &&
@@ -21863,13 +22676,16 @@ static hipError_t hip_traced_hipTexRefSetAddress(hip_hipTexRefSetAddress_fn *tra
                                                  const void *tracer_caller, size_t *ByteOffset,
                                                  textureReference *texRef, hipDeviceptr_t dptr,
                                                  size_t bytes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetAddress_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddress", (void **)&hip_real.hipTexRefSetAddress);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ByteOffset, texRef, dptr, bytes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress) &&
@@ -21947,13 +22763,16 @@ static hipError_t hip_traced_hipTexRefSetAddress2D(hip_hipTexRefSetAddress2D_fn 
                                                    textureReference *texRef,
                                                    const HIP_ARRAY_DESCRIPTOR *desc,
                                                    hipDeviceptr_t dptr, size_t Pitch) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetAddress2D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetAddress2D", (void **)&hip_real.hipTexRefSetAddress2D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, desc, dptr, Pitch);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetAddress2D) &&
@@ -22029,13 +22848,16 @@ static hipError_t hip_traced_hipTexRefSetMaxAnisotropy(hip_hipTexRefSetMaxAnisot
                                                        const void *tracer_caller,
                                                        textureReference *texRef,
                                                        unsigned int maxAniso) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetMaxAnisotropy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMaxAnisotropy", (void **)&hip_real.hipTexRefSetMaxAnisotropy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, maxAniso);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMaxAnisotropy) &&
@@ -22104,13 +22926,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipTexRefSetBorderColor(hip_hipTexRefSetBorderColor_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      textureReference *texRef, float *pBorderColor) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetBorderColor_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetBorderColor", (void **)&hip_real.hipTexRefSetBorderColor);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, pBorderColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetBorderColor) &&
@@ -22181,13 +23006,16 @@ static hipError_t hip_traced_hipTexRefSetMipmapFilterMode(hip_hipTexRefSetMipmap
                                                           const void *tracer_caller,
                                                           textureReference *texRef,
                                                           enum hipTextureFilterMode fm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetMipmapFilterMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapFilterMode", (void **)&hip_real.hipTexRefSetMipmapFilterMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, fm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapFilterMode) &&
@@ -22256,13 +23084,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipTexRefSetMipmapLevelBias(hip_hipTexRefSetMipmapLevelBias_fn *tracer_real,
                                                          const void *tracer_caller,
                                                          textureReference *texRef, float bias) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetMipmapLevelBias_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelBias", (void **)&hip_real.hipTexRefSetMipmapLevelBias);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, bias);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelBias) &&
@@ -22333,13 +23164,16 @@ static hipError_t hip_traced_hipTexRefSetMipmapLevelClamp(hip_hipTexRefSetMipmap
                                                           textureReference *texRef,
                                                           float minMipMapLevelClamp,
                                                           float maxMipMapLevelClamp) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetMipmapLevelClamp_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmapLevelClamp", (void **)&hip_real.hipTexRefSetMipmapLevelClamp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, minMipMapLevelClamp, maxMipMapLevelClamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmapLevelClamp) &&
@@ -22414,13 +23248,16 @@ static hipError_t hip_traced_hipTexRefSetMipmappedArray(hip_hipTexRefSetMipmappe
                                                         textureReference *texRef,
                                                         struct hipMipmappedArray *mipmappedArray,
                                                         unsigned int Flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipTexRefSetMipmappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipTexRefSetMipmappedArray", (void **)&hip_real.hipTexRefSetMipmappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(texRef, mipmappedArray, Flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipTexRefSetMipmappedArray) &&
@@ -22495,13 +23332,16 @@ static hipError_t hip_traced_hipMipmappedArrayCreate(hip_hipMipmappedArrayCreate
                                                      hipMipmappedArray_t *pHandle,
                                                      HIP_ARRAY3D_DESCRIPTOR *pMipmappedArrayDesc,
                                                      unsigned int numMipmapLevels) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMipmappedArrayCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayCreate", (void **)&hip_real.hipMipmappedArrayCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHandle, pMipmappedArrayDesc, numMipmapLevels);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayCreate) &&
@@ -22576,13 +23416,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMipmappedArrayDestroy(hip_hipMipmappedArrayDestroy_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       hipMipmappedArray_t hMipmappedArray) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMipmappedArrayDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayDestroy", (void **)&hip_real.hipMipmappedArrayDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMipmappedArray);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayDestroy) &&
@@ -22651,13 +23494,16 @@ static hipError_t hip_traced_hipMipmappedArrayGetLevel(hip_hipMipmappedArrayGetL
                                                        hipArray_t *pLevelArray,
                                                        hipMipmappedArray_t hMipMappedArray,
                                                        unsigned int level) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMipmappedArrayGetLevel_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMipmappedArrayGetLevel", (void **)&hip_real.hipMipmappedArrayGetLevel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pLevelArray, hMipMappedArray, level);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMipmappedArrayGetLevel) &&
@@ -22731,13 +23577,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipRegisterApiCallback(hip_hipRegisterApiCallback_fn *tracer_real,
                                                     const void *tracer_caller, uint32_t id,
                                                     void *fun, void *arg) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipRegisterApiCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRegisterApiCallback", (void **)&hip_real.hipRegisterApiCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterApiCallback) &&
@@ -22806,13 +23655,16 @@ hipError_t hipRegisterApiCallback(uint32_t id, void *fun, void *arg) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipRemoveApiCallback(hip_hipRemoveApiCallback_fn *tracer_real,
                                                   const void *tracer_caller, uint32_t id) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipRemoveApiCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRemoveApiCallback", (void **)&hip_real.hipRemoveApiCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveApiCallback) &&
@@ -22878,13 +23730,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipRegisterActivityCallback(hip_hipRegisterActivityCallback_fn *tracer_real,
                                                          const void *tracer_caller, uint32_t id,
                                                          void *fun, void *arg) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipRegisterActivityCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRegisterActivityCallback", (void **)&hip_real.hipRegisterActivityCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id, fun, arg);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRegisterActivityCallback) &&
@@ -22954,13 +23809,16 @@ hipError_t hipRegisterActivityCallback(uint32_t id, void *fun, void *arg) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipRemoveActivityCallback(hip_hipRemoveActivityCallback_fn *tracer_real,
                                                        const void *tracer_caller, uint32_t id) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipRemoveActivityCallback_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipRemoveActivityCallback", (void **)&hip_real.hipRemoveActivityCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipRemoveActivityCallback) &&
@@ -23025,13 +23883,16 @@ hipError_t hipRemoveActivityCallback(uint32_t id) {
 __attribute__((noinline))
 static const char *hip_traced_hipApiName(hip_hipApiName_fn *tracer_real, const void *tracer_caller,
                                          uint32_t id) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipApiName_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipApiName", (void **)&hip_real.hipApiName);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(id);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipApiName) &&
@@ -23097,13 +23958,16 @@ const char *hipApiName(uint32_t id) {
 __attribute__((noinline))
 static const char *hip_traced_hipKernelNameRef(hip_hipKernelNameRef_fn *tracer_real,
                                                const void *tracer_caller, const hipFunction_t f) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipKernelNameRef_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipKernelNameRef", (void **)&hip_real.hipKernelNameRef);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRef) &&
@@ -23170,13 +24034,16 @@ __attribute__((noinline))
 static const char *hip_traced_hipKernelNameRefByPtr(hip_hipKernelNameRefByPtr_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     const void *hostFunction, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipKernelNameRefByPtr_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipKernelNameRefByPtr", (void **)&hip_real.hipKernelNameRefByPtr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hostFunction, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipKernelNameRefByPtr) &&
@@ -23245,13 +24112,16 @@ const char *hipKernelNameRefByPtr(const void *hostFunction, hipStream_t stream) 
 __attribute__((noinline))
 static int hip_traced_hipGetStreamDeviceId(hip_hipGetStreamDeviceId_fn *tracer_real,
                                            const void *tracer_caller, hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGetStreamDeviceId_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGetStreamDeviceId", (void **)&hip_real.hipGetStreamDeviceId);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGetStreamDeviceId) &&
@@ -23318,13 +24188,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamBeginCapture(hip_hipStreamBeginCapture_fn *tracer_real,
                                                    const void *tracer_caller, hipStream_t stream,
                                                    hipStreamCaptureMode mode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamBeginCapture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamBeginCapture", (void **)&hip_real.hipStreamBeginCapture);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamBeginCapture) &&
@@ -23392,13 +24265,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamEndCapture(hip_hipStreamEndCapture_fn *tracer_real,
                                                  const void *tracer_caller, hipStream_t stream,
                                                  hipGraph_t *pGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamEndCapture_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamEndCapture", (void **)&hip_real.hipStreamEndCapture);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamEndCapture) &&
@@ -23468,13 +24344,16 @@ static hipError_t hip_traced_hipStreamGetCaptureInfo(hip_hipStreamGetCaptureInfo
                                                      const void *tracer_caller, hipStream_t stream,
                                                      hipStreamCaptureStatus *pCaptureStatus,
                                                      unsigned long long *pId) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamGetCaptureInfo_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetCaptureInfo", (void **)&hip_real.hipStreamGetCaptureInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus, pId);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo) &&
@@ -23554,13 +24433,16 @@ static hipError_t hip_traced_hipStreamGetCaptureInfo_v2(hip_hipStreamGetCaptureI
                                                         hipGraph_t *graph_out,
                                                         const hipGraphNode_t **dependencies_out,
                                                         size_t *numDependencies_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamGetCaptureInfo_v2_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamGetCaptureInfo_v2", (void **)&hip_real.hipStreamGetCaptureInfo_v2);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamGetCaptureInfo_v2__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, captureStatus_out, id_out, graph_out, dependencies_out,
                        numDependencies_out);
   }
@@ -23651,13 +24533,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipStreamIsCapturing(hip_hipStreamIsCapturing_fn *tracer_real,
                                                   const void *tracer_caller, hipStream_t stream,
                                                   hipStreamCaptureStatus *pCaptureStatus) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamIsCapturing_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamIsCapturing", (void **)&hip_real.hipStreamIsCapturing);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, pCaptureStatus);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamIsCapturing) &&
@@ -23730,13 +24615,16 @@ static hipError_t hip_traced_hipStreamUpdateCaptureDependencies(hip_hipStreamUpd
                                                                 hipGraphNode_t *dependencies,
                                                                 size_t numDependencies,
                                                                 unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipStreamUpdateCaptureDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipStreamUpdateCaptureDependencies", (void **)&hip_real.hipStreamUpdateCaptureDependencies);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, dependencies, numDependencies, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipStreamUpdateCaptureDependencies) &&
@@ -23812,13 +24700,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipLaunchHostFunc(hip_hipLaunchHostFunc_fn *tracer_real,
                                                const void *tracer_caller, hipStream_t stream,
                                                hipHostFn_t fn, void *userData) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipLaunchHostFunc_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipLaunchHostFunc", (void **)&hip_real.hipLaunchHostFunc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stream, fn, userData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipLaunchHostFunc) &&
@@ -23889,13 +24780,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipThreadExchangeStreamCaptureMode(hip_hipThreadExchangeStreamCaptureMode_fn *tracer_real,
                                                                 const void *tracer_caller,
                                                                 hipStreamCaptureMode *mode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipThreadExchangeStreamCaptureMode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipThreadExchangeStreamCaptureMode", (void **)&hip_real.hipThreadExchangeStreamCaptureMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipThreadExchangeStreamCaptureMode) &&
@@ -23962,13 +24856,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGraphCreate(hip_hipGraphCreate_fn *tracer_real,
                                             const void *tracer_caller, hipGraph_t *pGraph,
                                             unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphCreate", (void **)&hip_real.hipGraphCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphCreate) &&
@@ -24036,13 +24933,16 @@ hipError_t hipGraphCreate(hipGraph_t *pGraph, unsigned int flags) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipGraphDestroy(hip_hipGraphDestroy_fn *tracer_real,
                                              const void *tracer_caller, hipGraph_t graph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphDestroy", (void **)&hip_real.hipGraphDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroy) &&
@@ -24110,13 +25010,16 @@ static hipError_t hip_traced_hipGraphAddDependencies(hip_hipGraphAddDependencies
                                                      const hipGraphNode_t *from,
                                                      const hipGraphNode_t *to,
                                                      size_t numDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddDependencies", (void **)&hip_real.hipGraphAddDependencies);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddDependencies) &&
@@ -24193,13 +25096,16 @@ static hipError_t hip_traced_hipGraphRemoveDependencies(hip_hipGraphRemoveDepend
                                                         const hipGraphNode_t *from,
                                                         const hipGraphNode_t *to,
                                                         size_t numDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphRemoveDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphRemoveDependencies", (void **)&hip_real.hipGraphRemoveDependencies);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphRemoveDependencies) &&
@@ -24275,13 +25181,16 @@ static hipError_t hip_traced_hipGraphGetEdges(hip_hipGraphGetEdges_fn *tracer_re
                                               const void *tracer_caller, hipGraph_t graph,
                                               hipGraphNode_t *from, hipGraphNode_t *to,
                                               size_t *numEdges) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphGetEdges_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetEdges", (void **)&hip_real.hipGraphGetEdges);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, from, to, numEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetEdges) &&
@@ -24359,13 +25268,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGraphGetNodes(hip_hipGraphGetNodes_fn *tracer_real,
                                               const void *tracer_caller, hipGraph_t graph,
                                               hipGraphNode_t *nodes, size_t *numNodes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphGetNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetNodes", (void **)&hip_real.hipGraphGetNodes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, nodes, numNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetNodes) &&
@@ -24439,13 +25351,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGraphGetRootNodes(hip_hipGraphGetRootNodes_fn *tracer_real,
                                                   const void *tracer_caller, hipGraph_t graph,
                                                   hipGraphNode_t *pRootNodes, size_t *pNumRootNodes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphGetRootNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphGetRootNodes", (void **)&hip_real.hipGraphGetRootNodes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graph, pRootNodes, pNumRootNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphGetRootNodes) &&
@@ -24521,13 +25436,16 @@ static hipError_t hip_traced_hipGraphNodeGetDependencies(hip_hipGraphNodeGetDepe
                                                          hipGraphNode_t node,
                                                          hipGraphNode_t *pDependencies,
                                                          size_t *pNumDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphNodeGetDependencies_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetDependencies", (void **)&hip_real.hipGraphNodeGetDependencies);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependencies, pNumDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependencies) &&
@@ -24604,13 +25522,16 @@ static hipError_t hip_traced_hipGraphNodeGetDependentNodes(hip_hipGraphNodeGetDe
                                                            hipGraphNode_t node,
                                                            hipGraphNode_t *pDependentNodes,
                                                            size_t *pNumDependentNodes) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphNodeGetDependentNodes_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetDependentNodes", (void **)&hip_real.hipGraphNodeGetDependentNodes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pDependentNodes, pNumDependentNodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetDependentNodes) &&
@@ -24685,13 +25606,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGraphNodeGetType(hip_hipGraphNodeGetType_fn *tracer_real,
                                                  const void *tracer_caller, hipGraphNode_t node,
                                                  hipGraphNodeType *pType) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphNodeGetType_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeGetType", (void **)&hip_real.hipGraphNodeGetType);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeGetType) &&
@@ -24759,13 +25683,16 @@ hipError_t hipGraphNodeGetType(hipGraphNode_t node, hipGraphNodeType *pType) {
 __attribute__((noinline))
 static hipError_t hip_traced_hipGraphDestroyNode(hip_hipGraphDestroyNode_fn *tracer_real,
                                                  const void *tracer_caller, hipGraphNode_t node) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphDestroyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphDestroyNode", (void **)&hip_real.hipGraphDestroyNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphDestroyNode) &&
@@ -24831,13 +25758,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGraphClone(hip_hipGraphClone_fn *tracer_real,
                                            const void *tracer_caller, hipGraph_t *pGraphClone,
                                            hipGraph_t originalGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphClone_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphClone", (void **)&hip_real.hipGraphClone);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphClone, originalGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphClone) &&
@@ -24909,13 +25839,16 @@ static hipError_t hip_traced_hipGraphNodeFindInClone(hip_hipGraphNodeFindInClone
                                                      hipGraphNode_t *pNode,
                                                      hipGraphNode_t originalNode,
                                                      hipGraph_t clonedGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphNodeFindInClone_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphNodeFindInClone", (void **)&hip_real.hipGraphNodeFindInClone);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pNode, originalNode, clonedGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphNodeFindInClone) &&
@@ -24991,13 +25924,16 @@ static hipError_t hip_traced_hipGraphInstantiate(hip_hipGraphInstantiate_fn *tra
                                                  hipGraphExec_t *pGraphExec, hipGraph_t graph,
                                                  hipGraphNode_t *pErrorNode, char *pLogBuffer,
                                                  size_t bufferSize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphInstantiate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphInstantiate", (void **)&hip_real.hipGraphInstantiate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, pErrorNode, pLogBuffer, bufferSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiate) &&
@@ -25080,13 +26016,16 @@ static hipError_t hip_traced_hipGraphInstantiateWithFlags(hip_hipGraphInstantiat
                                                           hipGraphExec_t *pGraphExec,
                                                           hipGraph_t graph,
                                                           unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphInstantiateWithFlags_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphInstantiateWithFlags", (void **)&hip_real.hipGraphInstantiateWithFlags);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphExec, graph, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphInstantiateWithFlags) &&
@@ -25160,13 +26099,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGraphLaunch(hip_hipGraphLaunch_fn *tracer_real,
                                             const void *tracer_caller, hipGraphExec_t graphExec,
                                             hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphLaunch_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphLaunch", (void **)&hip_real.hipGraphLaunch);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphLaunch) &&
@@ -25234,13 +26176,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGraphExecDestroy(hip_hipGraphExecDestroy_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  hipGraphExec_t graphExec) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecDestroy_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecDestroy", (void **)&hip_real.hipGraphExecDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(graphExec);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecDestroy) &&
@@ -25308,13 +26253,16 @@ static hipError_t hip_traced_hipGraphExecUpdate(hip_hipGraphExecUpdate_fn *trace
                                                 hipGraphExec_t hGraphExec, hipGraph_t hGraph,
                                                 hipGraphNode_t *hErrorNode_out,
                                                 hipGraphExecUpdateResult *updateResult_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecUpdate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecUpdate", (void **)&hip_real.hipGraphExecUpdate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hGraph, hErrorNode_out, updateResult_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecUpdate) &&
@@ -25393,13 +26341,16 @@ static hipError_t hip_traced_hipGraphAddKernelNode(hip_hipGraphAddKernelNode_fn 
                                                    const hipGraphNode_t *pDependencies,
                                                    size_t numDependencies,
                                                    const hipKernelNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddKernelNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddKernelNode", (void **)&hip_real.hipGraphAddKernelNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddKernelNode) &&
@@ -25480,13 +26431,16 @@ static hipError_t hip_traced_hipGraphKernelNodeGetParams(hip_hipGraphKernelNodeG
                                                          const void *tracer_caller,
                                                          hipGraphNode_t node,
                                                          hipKernelNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphKernelNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeGetParams", (void **)&hip_real.hipGraphKernelNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetParams) &&
@@ -25556,13 +26510,16 @@ static hipError_t hip_traced_hipGraphKernelNodeSetParams(hip_hipGraphKernelNodeS
                                                          const void *tracer_caller,
                                                          hipGraphNode_t node,
                                                          const hipKernelNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphKernelNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeSetParams", (void **)&hip_real.hipGraphKernelNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetParams) &&
@@ -25633,13 +26590,16 @@ static hipError_t hip_traced_hipGraphExecKernelNodeSetParams(hip_hipGraphExecKer
                                                              hipGraphExec_t hGraphExec,
                                                              hipGraphNode_t node,
                                                              const hipKernelNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecKernelNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecKernelNodeSetParams", (void **)&hip_real.hipGraphExecKernelNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecKernelNodeSetParams) &&
@@ -25715,13 +26675,16 @@ static hipError_t hip_traced_hipGraphAddMemcpyNode(hip_hipGraphAddMemcpyNode_fn 
                                                    const hipGraphNode_t *pDependencies,
                                                    size_t numDependencies,
                                                    const hipMemcpy3DParms *pCopyParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddMemcpyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNode", (void **)&hip_real.hipGraphAddMemcpyNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pCopyParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode) &&
@@ -25802,13 +26765,16 @@ static hipError_t hip_traced_hipGraphMemcpyNodeGetParams(hip_hipGraphMemcpyNodeG
                                                          const void *tracer_caller,
                                                          hipGraphNode_t node,
                                                          hipMemcpy3DParms *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphMemcpyNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeGetParams", (void **)&hip_real.hipGraphMemcpyNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeGetParams) &&
@@ -25878,13 +26844,16 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParams(hip_hipGraphMemcpyNodeS
                                                          const void *tracer_caller,
                                                          hipGraphNode_t node,
                                                          const hipMemcpy3DParms *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphMemcpyNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams", (void **)&hip_real.hipGraphMemcpyNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams) &&
@@ -25955,13 +26924,16 @@ static hipError_t hip_traced_hipGraphKernelNodeSetAttribute(hip_hipGraphKernelNo
                                                             hipGraphNode_t hNode,
                                                             hipKernelNodeAttrID attr,
                                                             const hipKernelNodeAttrValue *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphKernelNodeSetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeSetAttribute", (void **)&hip_real.hipGraphKernelNodeSetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeSetAttribute) &&
@@ -26035,13 +27007,16 @@ static hipError_t hip_traced_hipGraphKernelNodeGetAttribute(hip_hipGraphKernelNo
                                                             hipGraphNode_t hNode,
                                                             hipKernelNodeAttrID attr,
                                                             hipKernelNodeAttrValue *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphKernelNodeGetAttribute_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphKernelNodeGetAttribute", (void **)&hip_real.hipGraphKernelNodeGetAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hNode, attr, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphKernelNodeGetAttribute) &&
@@ -26115,13 +27090,16 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams(hip_hipGraphExecMem
                                                              hipGraphExec_t hGraphExec,
                                                              hipGraphNode_t node,
                                                              hipMemcpy3DParms *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams) &&
@@ -26198,13 +27176,16 @@ static hipError_t hip_traced_hipGraphAddMemcpyNode1D(hip_hipGraphAddMemcpyNode1D
                                                      size_t numDependencies, void *dst,
                                                      const void *src, size_t count,
                                                      hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddMemcpyNode1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNode1D", (void **)&hip_real.hipGraphAddMemcpyNode1D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNode1D) &&
@@ -26295,13 +27276,16 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParams1D(hip_hipGraphMemcpyNod
                                                            hipGraphNode_t node, void *dst,
                                                            const void *src, size_t count,
                                                            hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphMemcpyNodeSetParams1D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParams1D) &&
@@ -26381,13 +27365,16 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParams1D(hip_hipGraphExecM
                                                                hipGraphNode_t node, void *dst,
                                                                const void *src, size_t count,
                                                                hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParams1D_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParams1D", (void **)&hip_real.hipGraphExecMemcpyNodeSetParams1D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, src, count, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParams1D) &&
@@ -26472,13 +27459,16 @@ static hipError_t hip_traced_hipGraphAddMemcpyNodeFromSymbol(hip_hipGraphAddMemc
                                                              size_t numDependencies, void *dst,
                                                              const void *symbol, size_t count,
                                                              size_t offset, hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddMemcpyNodeFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeFromSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeFromSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeFromSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, dst, symbol, count,
                        offset, kind);
   }
@@ -26576,13 +27566,16 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsFromSymbol(hip_hipGraphM
                                                                    const void *symbol, size_t count,
                                                                    size_t offset,
                                                                    hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsFromSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsFromSymbol) &&
@@ -26666,13 +27659,16 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsFromSymbol(hip_hipGr
                                                                        const void *symbol,
                                                                        size_t count, size_t offset,
                                                                        hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParamsFromSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsFromSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsFromSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, dst, symbol, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsFromSymbol) &&
@@ -26763,13 +27759,16 @@ static hipError_t hip_traced_hipGraphAddMemcpyNodeToSymbol(hip_hipGraphAddMemcpy
                                                            const void *symbol, const void *src,
                                                            size_t count, size_t offset,
                                                            hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddMemcpyNodeToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemcpyNodeToSymbol", (void **)&hip_real.hipGraphAddMemcpyNodeToSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemcpyNodeToSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, symbol, src, count,
                        offset, kind);
   }
@@ -26867,13 +27866,16 @@ static hipError_t hip_traced_hipGraphMemcpyNodeSetParamsToSymbol(hip_hipGraphMem
                                                                  const void *symbol,
                                                                  const void *src, size_t count,
                                                                  size_t offset, hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphMemcpyNodeSetParamsToSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemcpyNodeSetParamsToSymbol) &&
@@ -26958,13 +27960,16 @@ static hipError_t hip_traced_hipGraphExecMemcpyNodeSetParamsToSymbol(hip_hipGrap
                                                                      const void *src, size_t count,
                                                                      size_t offset,
                                                                      hipMemcpyKind kind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecMemcpyNodeSetParamsToSymbol_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemcpyNodeSetParamsToSymbol", (void **)&hip_real.hipGraphExecMemcpyNodeSetParamsToSymbol);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, symbol, src, count, offset, kind);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemcpyNodeSetParamsToSymbol) &&
@@ -27051,13 +28056,16 @@ static hipError_t hip_traced_hipGraphAddMemsetNode(hip_hipGraphAddMemsetNode_fn 
                                                    const hipGraphNode_t *pDependencies,
                                                    size_t numDependencies,
                                                    const hipMemsetParams *pMemsetParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddMemsetNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddMemsetNode", (void **)&hip_real.hipGraphAddMemsetNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pMemsetParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddMemsetNode) &&
@@ -27138,13 +28146,16 @@ static hipError_t hip_traced_hipGraphMemsetNodeGetParams(hip_hipGraphMemsetNodeG
                                                          const void *tracer_caller,
                                                          hipGraphNode_t node,
                                                          hipMemsetParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphMemsetNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemsetNodeGetParams", (void **)&hip_real.hipGraphMemsetNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeGetParams) &&
@@ -27214,13 +28225,16 @@ static hipError_t hip_traced_hipGraphMemsetNodeSetParams(hip_hipGraphMemsetNodeS
                                                          const void *tracer_caller,
                                                          hipGraphNode_t node,
                                                          const hipMemsetParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphMemsetNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphMemsetNodeSetParams", (void **)&hip_real.hipGraphMemsetNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphMemsetNodeSetParams) &&
@@ -27291,13 +28305,16 @@ static hipError_t hip_traced_hipGraphExecMemsetNodeSetParams(hip_hipGraphExecMem
                                                              hipGraphExec_t hGraphExec,
                                                              hipGraphNode_t node,
                                                              const hipMemsetParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecMemsetNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecMemsetNodeSetParams", (void **)&hip_real.hipGraphExecMemsetNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecMemsetNodeSetParams) &&
@@ -27373,13 +28390,16 @@ static hipError_t hip_traced_hipGraphAddHostNode(hip_hipGraphAddHostNode_fn *tra
                                                  const hipGraphNode_t *pDependencies,
                                                  size_t numDependencies,
                                                  const hipHostNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddHostNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddHostNode", (void **)&hip_real.hipGraphAddHostNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddHostNode) &&
@@ -27460,13 +28480,16 @@ static hipError_t hip_traced_hipGraphHostNodeGetParams(hip_hipGraphHostNodeGetPa
                                                        const void *tracer_caller,
                                                        hipGraphNode_t node,
                                                        hipHostNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphHostNodeGetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphHostNodeGetParams", (void **)&hip_real.hipGraphHostNodeGetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeGetParams) &&
@@ -27536,13 +28559,16 @@ static hipError_t hip_traced_hipGraphHostNodeSetParams(hip_hipGraphHostNodeSetPa
                                                        const void *tracer_caller,
                                                        hipGraphNode_t node,
                                                        const hipHostNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphHostNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphHostNodeSetParams", (void **)&hip_real.hipGraphHostNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphHostNodeSetParams) &&
@@ -27613,13 +28639,16 @@ static hipError_t hip_traced_hipGraphExecHostNodeSetParams(hip_hipGraphExecHostN
                                                            hipGraphExec_t hGraphExec,
                                                            hipGraphNode_t node,
                                                            const hipHostNodeParams *pNodeParams) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecHostNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecHostNodeSetParams", (void **)&hip_real.hipGraphExecHostNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, pNodeParams);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecHostNodeSetParams) &&
@@ -27695,13 +28724,16 @@ static hipError_t hip_traced_hipGraphAddChildGraphNode(hip_hipGraphAddChildGraph
                                                        const hipGraphNode_t *pDependencies,
                                                        size_t numDependencies,
                                                        hipGraph_t childGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddChildGraphNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddChildGraphNode", (void **)&hip_real.hipGraphAddChildGraphNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddChildGraphNode) &&
@@ -27781,13 +28813,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGraphChildGraphNodeGetGraph(hip_hipGraphChildGraphNodeGetGraph_fn *tracer_real,
                                                             const void *tracer_caller,
                                                             hipGraphNode_t node, hipGraph_t *pGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphChildGraphNodeGetGraph_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphChildGraphNodeGetGraph", (void **)&hip_real.hipGraphChildGraphNodeGetGraph);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, pGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphChildGraphNodeGetGraph) &&
@@ -27859,13 +28894,16 @@ static hipError_t hip_traced_hipGraphExecChildGraphNodeSetParams(hip_hipGraphExe
                                                                  hipGraphExec_t hGraphExec,
                                                                  hipGraphNode_t node,
                                                                  hipGraph_t childGraph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecChildGraphNodeSetParams_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecChildGraphNodeSetParams", (void **)&hip_real.hipGraphExecChildGraphNodeSetParams);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, node, childGraph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecChildGraphNodeSetParams) &&
@@ -27940,13 +28978,16 @@ static hipError_t hip_traced_hipGraphAddEmptyNode(hip_hipGraphAddEmptyNode_fn *t
                                                   hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                                   const hipGraphNode_t *pDependencies,
                                                   size_t numDependencies) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddEmptyNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEmptyNode", (void **)&hip_real.hipGraphAddEmptyNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEmptyNode) &&
@@ -28025,13 +29066,16 @@ static hipError_t hip_traced_hipGraphAddEventRecordNode(hip_hipGraphAddEventReco
                                                         hipGraph_t graph,
                                                         const hipGraphNode_t *pDependencies,
                                                         size_t numDependencies, hipEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddEventRecordNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEventRecordNode", (void **)&hip_real.hipGraphAddEventRecordNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventRecordNode) &&
@@ -28112,13 +29156,16 @@ static hipError_t hip_traced_hipGraphEventRecordNodeGetEvent(hip_hipGraphEventRe
                                                              const void *tracer_caller,
                                                              hipGraphNode_t node,
                                                              hipEvent_t *event_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphEventRecordNodeGetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventRecordNodeGetEvent", (void **)&hip_real.hipGraphEventRecordNodeGetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeGetEvent) &&
@@ -28188,13 +29235,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGraphEventRecordNodeSetEvent(hip_hipGraphEventRecordNodeSetEvent_fn *tracer_real,
                                                              const void *tracer_caller,
                                                              hipGraphNode_t node, hipEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventRecordNodeSetEvent", (void **)&hip_real.hipGraphEventRecordNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventRecordNodeSetEvent) &&
@@ -28265,13 +29315,16 @@ static hipError_t hip_traced_hipGraphExecEventRecordNodeSetEvent(hip_hipGraphExe
                                                                  hipGraphExec_t hGraphExec,
                                                                  hipGraphNode_t hNode,
                                                                  hipEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecEventRecordNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecEventRecordNodeSetEvent", (void **)&hip_real.hipGraphExecEventRecordNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventRecordNodeSetEvent) &&
@@ -28346,13 +29399,16 @@ static hipError_t hip_traced_hipGraphAddEventWaitNode(hip_hipGraphAddEventWaitNo
                                                       hipGraphNode_t *pGraphNode, hipGraph_t graph,
                                                       const hipGraphNode_t *pDependencies,
                                                       size_t numDependencies, hipEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphAddEventWaitNode_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphAddEventWaitNode", (void **)&hip_real.hipGraphAddEventWaitNode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pGraphNode, graph, pDependencies, numDependencies, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphAddEventWaitNode) &&
@@ -28433,13 +29489,16 @@ static hipError_t hip_traced_hipGraphEventWaitNodeGetEvent(hip_hipGraphEventWait
                                                            const void *tracer_caller,
                                                            hipGraphNode_t node,
                                                            hipEvent_t *event_out) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphEventWaitNodeGetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventWaitNodeGetEvent", (void **)&hip_real.hipGraphEventWaitNodeGetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event_out);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeGetEvent) &&
@@ -28509,13 +29568,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGraphEventWaitNodeSetEvent(hip_hipGraphEventWaitNodeSetEvent_fn *tracer_real,
                                                            const void *tracer_caller,
                                                            hipGraphNode_t node, hipEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphEventWaitNodeSetEvent", (void **)&hip_real.hipGraphEventWaitNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(node, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphEventWaitNodeSetEvent) &&
@@ -28586,13 +29648,16 @@ static hipError_t hip_traced_hipGraphExecEventWaitNodeSetEvent(hip_hipGraphExecE
                                                                hipGraphExec_t hGraphExec,
                                                                hipGraphNode_t hNode,
                                                                hipEvent_t event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphExecEventWaitNodeSetEvent_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphExecEventWaitNodeSetEvent", (void **)&hip_real.hipGraphExecEventWaitNodeSetEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hGraphExec, hNode, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphExecEventWaitNodeSetEvent) &&
@@ -28664,13 +29729,16 @@ hipError_t hipGraphExecEventWaitNodeSetEvent(hipGraphExec_t hGraphExec, hipGraph
 __attribute__((noinline))
 static hipError_t hip_traced_hipMemAddressFree(hip_hipMemAddressFree_fn *tracer_real,
                                                const void *tracer_caller, void *devPtr, size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemAddressFree_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAddressFree", (void **)&hip_real.hipMemAddressFree);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressFree) &&
@@ -28739,13 +29807,16 @@ static hipError_t hip_traced_hipMemAddressReserve(hip_hipMemAddressReserve_fn *t
                                                   const void *tracer_caller, void **ptr,
                                                   size_t size, size_t alignment, void *addr,
                                                   unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemAddressReserve_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemAddressReserve", (void **)&hip_real.hipMemAddressReserve);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, alignment, addr, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemAddressReserve) &&
@@ -28825,13 +29896,16 @@ static hipError_t hip_traced_hipMemCreate(hip_hipMemCreate_fn *tracer_real,
                                           hipMemGenericAllocationHandle_t *handle, size_t size,
                                           const hipMemAllocationProp *prop,
                                           unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemCreate_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemCreate", (void **)&hip_real.hipMemCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, size, prop, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemCreate) &&
@@ -28910,13 +29984,16 @@ static hipError_t hip_traced_hipMemExportToShareableHandle(hip_hipMemExportToSha
                                                            hipMemGenericAllocationHandle_t handle,
                                                            hipMemAllocationHandleType handleType,
                                                            unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemExportToShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemExportToShareableHandle", (void **)&hip_real.hipMemExportToShareableHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(shareableHandle, handle, handleType, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemExportToShareableHandle) &&
@@ -28993,13 +30070,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemGetAccess(hip_hipMemGetAccess_fn *tracer_real,
                                              const void *tracer_caller, unsigned long long *flags,
                                              const hipMemLocation *location, void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemGetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAccess", (void **)&hip_real.hipMemGetAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags, location, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAccess) &&
@@ -29072,13 +30152,16 @@ static hipError_t hip_traced_hipMemGetAllocationGranularity(hip_hipMemGetAllocat
                                                             size_t *granularity,
                                                             const hipMemAllocationProp *prop,
                                                             hipMemAllocationGranularity_flags option) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemGetAllocationGranularity_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAllocationGranularity", (void **)&hip_real.hipMemGetAllocationGranularity);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(granularity, prop, option);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationGranularity) &&
@@ -29153,13 +30236,16 @@ static hipError_t hip_traced_hipMemGetAllocationPropertiesFromHandle(hip_hipMemG
                                                                      const void *tracer_caller,
                                                                      hipMemAllocationProp *prop,
                                                                      hipMemGenericAllocationHandle_t handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemGetAllocationPropertiesFromHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemGetAllocationPropertiesFromHandle", (void **)&hip_real.hipMemGetAllocationPropertiesFromHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(prop, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemGetAllocationPropertiesFromHandle) &&
@@ -29232,13 +30318,16 @@ static hipError_t hip_traced_hipMemImportFromShareableHandle(hip_hipMemImportFro
                                                              hipMemGenericAllocationHandle_t *handle,
                                                              void *osHandle,
                                                              hipMemAllocationHandleType shHandleType) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemImportFromShareableHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemImportFromShareableHandle", (void **)&hip_real.hipMemImportFromShareableHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, osHandle, shHandleType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemImportFromShareableHandle) &&
@@ -29313,13 +30402,16 @@ static hipError_t hip_traced_hipMemMap(hip_hipMemMap_fn *tracer_real, const void
                                        void *ptr, size_t size, size_t offset,
                                        hipMemGenericAllocationHandle_t handle,
                                        unsigned long long flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemMap_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemMap", (void **)&hip_real.hipMemMap);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, offset, handle, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMap) &&
@@ -29397,13 +30489,16 @@ static hipError_t hip_traced_hipMemMapArrayAsync(hip_hipMemMapArrayAsync_fn *tra
                                                  const void *tracer_caller,
                                                  hipArrayMapInfo *mapInfoList, unsigned int count,
                                                  hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemMapArrayAsync_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemMapArrayAsync", (void **)&hip_real.hipMemMapArrayAsync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mapInfoList, count, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemMapArrayAsync) &&
@@ -29475,13 +30570,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemRelease(hip_hipMemRelease_fn *tracer_real,
                                            const void *tracer_caller,
                                            hipMemGenericAllocationHandle_t handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemRelease_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRelease", (void **)&hip_real.hipMemRelease);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRelease) &&
@@ -29548,13 +30646,16 @@ static hipError_t hip_traced_hipMemRetainAllocationHandle(hip_hipMemRetainAlloca
                                                           const void *tracer_caller,
                                                           hipMemGenericAllocationHandle_t *handle,
                                                           void *addr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemRetainAllocationHandle_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemRetainAllocationHandle", (void **)&hip_real.hipMemRetainAllocationHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, addr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemRetainAllocationHandle) &&
@@ -29624,13 +30725,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipMemSetAccess(hip_hipMemSetAccess_fn *tracer_real,
                                              const void *tracer_caller, void *ptr, size_t size,
                                              const hipMemAccessDesc *desc, size_t count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemSetAccess_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemSetAccess", (void **)&hip_real.hipMemSetAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size, desc, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemSetAccess) &&
@@ -29703,13 +30807,16 @@ hipError_t hipMemSetAccess(void *ptr, size_t size, const hipMemAccessDesc *desc,
 __attribute__((noinline))
 static hipError_t hip_traced_hipMemUnmap(hip_hipMemUnmap_fn *tracer_real, const void *tracer_caller,
                                          void *ptr, size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipMemUnmap_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipMemUnmap", (void **)&hip_real.hipMemUnmap);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipMemUnmap) &&
@@ -29779,13 +30886,16 @@ static hipError_t hip_traced_hipGLGetDevices(hip_hipGLGetDevices_fn *tracer_real
                                              unsigned int *pHipDeviceCount, int *pHipDevices,
                                              unsigned int hipDeviceCount,
                                              hipGLDeviceList deviceList) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGLGetDevices_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGLGetDevices", (void **)&hip_real.hipGLGetDevices);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pHipDeviceCount, pHipDevices, hipDeviceCount, deviceList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGLGetDevices) &&
@@ -29863,13 +30973,16 @@ static hipError_t hip_traced_hipGraphicsGLRegisterBuffer(hip_hipGraphicsGLRegist
                                                          const void *tracer_caller,
                                                          hipGraphicsResource **resource,
                                                          GLuint buffer, unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphicsGLRegisterBuffer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsGLRegisterBuffer", (void **)&hip_real.hipGraphicsGLRegisterBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource, buffer, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterBuffer) &&
@@ -29945,13 +31058,16 @@ static hipError_t hip_traced_hipGraphicsGLRegisterImage(hip_hipGraphicsGLRegiste
                                                         hipGraphicsResource **resource,
                                                         GLuint image, GLenum target,
                                                         unsigned int flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphicsGLRegisterImage_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsGLRegisterImage", (void **)&hip_real.hipGraphicsGLRegisterImage);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource, image, target, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsGLRegisterImage) &&
@@ -30028,13 +31144,16 @@ static hipError_t hip_traced_hipGraphicsMapResources(hip_hipGraphicsMapResources
                                                      const void *tracer_caller, int count,
                                                      hipGraphicsResource_t *resources,
                                                      hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphicsMapResources_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsMapResources", (void **)&hip_real.hipGraphicsMapResources);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsMapResources) &&
@@ -30110,13 +31229,16 @@ static hipError_t hip_traced_hipGraphicsSubResourceGetMappedArray(hip_hipGraphic
                                                                   hipGraphicsResource_t resource,
                                                                   unsigned int arrayIndex,
                                                                   unsigned int mipLevel) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphicsSubResourceGetMappedArray_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsSubResourceGetMappedArray", (void **)&hip_real.hipGraphicsSubResourceGetMappedArray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(array, resource, arrayIndex, mipLevel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsSubResourceGetMappedArray) &&
@@ -30193,13 +31315,16 @@ static hipError_t hip_traced_hipGraphicsResourceGetMappedPointer(hip_hipGraphics
                                                                  const void *tracer_caller,
                                                                  void **devPtr, size_t *size,
                                                                  hipGraphicsResource_t resource) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphicsResourceGetMappedPointer_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsResourceGetMappedPointer", (void **)&hip_real.hipGraphicsResourceGetMappedPointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(devPtr, size, resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsResourceGetMappedPointer) &&
@@ -30275,13 +31400,16 @@ static hipError_t hip_traced_hipGraphicsUnmapResources(hip_hipGraphicsUnmapResou
                                                        const void *tracer_caller, int count,
                                                        hipGraphicsResource_t *resources,
                                                        hipStream_t stream) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphicsUnmapResources_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsUnmapResources", (void **)&hip_real.hipGraphicsUnmapResources);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, resources, stream);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnmapResources) &&
@@ -30354,13 +31482,16 @@ __attribute__((noinline))
 static hipError_t hip_traced_hipGraphicsUnregisterResource(hip_hipGraphicsUnregisterResource_fn *tracer_real,
                                                            const void *tracer_caller,
                                                            hipGraphicsResource_t resource) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (hip_hipGraphicsUnregisterResource_fn *)tracer_resolve(
         "libamdhip64.so.5", "hipGraphicsUnregisterResource", (void **)&hip_real.hipGraphicsUnregisterResource);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_hip, call)) ||
-      hip_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_hip, call));
+  }
+  if (tracer_off || hip_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(resource);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_hip, hipGraphicsUnregisterResource) &&

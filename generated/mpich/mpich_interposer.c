@@ -1280,13 +1280,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Status_f082c(mpich_MPI_Status_f082c_fn *tracer_real,
                                          const void *tracer_caller,
                                          const MPI_F08_status *f08_status, MPI_Status *c_status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Status_f082c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_f082c", (void **)&mpich_real.MPI_Status_f082c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f08_status, c_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082c) &&
@@ -1355,13 +1358,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Status_c2f08(mpich_MPI_Status_c2f08_fn *tracer_real,
                                          const void *tracer_caller, const MPI_Status *c_status,
                                          MPI_F08_status *f08_status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Status_c2f08_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_c2f08", (void **)&mpich_real.MPI_Status_c2f08);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(c_status, f08_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_c2f08) &&
@@ -1430,13 +1436,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Status_f082f(mpich_MPI_Status_f082f_fn *tracer_real,
                                          const void *tracer_caller,
                                          const MPI_F08_status *f08_status, MPI_Fint *f_status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Status_f082f_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_f082f", (void **)&mpich_real.MPI_Status_f082f);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f08_status, f_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f082f) &&
@@ -1506,13 +1515,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Status_f2f08(mpich_MPI_Status_f2f08_fn *tracer_real,
                                          const void *tracer_caller, const MPI_Fint *f_status,
                                          MPI_F08_status *f08_status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Status_f2f08_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_f2f08", (void **)&mpich_real.MPI_Status_f2f08);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(f_status, f08_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_f2f08) &&
@@ -1581,13 +1593,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_create_f90_integer(mpich_MPI_Type_create_f90_integer_fn *tracer_real,
                                                     const void *tracer_caller, int r,
                                                     MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_f90_integer_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_f90_integer", (void **)&mpich_real.MPI_Type_create_f90_integer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_integer) &&
@@ -1657,13 +1672,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_create_f90_real(mpich_MPI_Type_create_f90_real_fn *tracer_real,
                                                  const void *tracer_caller, int p, int r,
                                                  MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_f90_real_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_f90_real", (void **)&mpich_real.MPI_Type_create_f90_real);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_real) &&
@@ -1735,13 +1753,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_create_f90_complex(mpich_MPI_Type_create_f90_complex_fn *tracer_real,
                                                     const void *tracer_caller, int p, int r,
                                                     MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_f90_complex_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_f90_complex", (void **)&mpich_real.MPI_Type_create_f90_complex);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_f90_complex) &&
@@ -1812,13 +1833,16 @@ int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Attr_delete(mpich_MPI_Attr_delete_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm, int keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Attr_delete_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Attr_delete", (void **)&mpich_real.MPI_Attr_delete);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_delete) &&
@@ -1885,13 +1909,16 @@ int MPI_Attr_delete(MPI_Comm comm, int keyval) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Attr_get(mpich_MPI_Attr_get_fn *tracer_real, const void *tracer_caller,
                                      MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Attr_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Attr_get", (void **)&mpich_real.MPI_Attr_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_get) &&
@@ -1965,13 +1992,16 @@ int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Attr_put(mpich_MPI_Attr_put_fn *tracer_real, const void *tracer_caller,
                                      MPI_Comm comm, int keyval, void *attribute_val) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Attr_put_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Attr_put", (void **)&mpich_real.MPI_Attr_put);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Attr_put) &&
@@ -2045,13 +2075,16 @@ static int mpich_traced_MPI_Comm_create_keyval(mpich_MPI_Comm_create_keyval_fn *
                                                MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                                                MPI_Comm_delete_attr_function *comm_delete_attr_fn,
                                                int *comm_keyval, void *extra_state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_create_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_create_keyval", (void **)&mpich_real.MPI_Comm_create_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_keyval) &&
@@ -2130,13 +2163,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_delete_attr(mpich_MPI_Comm_delete_attr_fn *tracer_real,
                                              const void *tracer_caller, MPI_Comm comm,
                                              int comm_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_delete_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_delete_attr", (void **)&mpich_real.MPI_Comm_delete_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_delete_attr) &&
@@ -2204,13 +2240,16 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_free_keyval(mpich_MPI_Comm_free_keyval_fn *tracer_real,
                                              const void *tracer_caller, int *comm_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_free_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_free_keyval", (void **)&mpich_real.MPI_Comm_free_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free_keyval) &&
@@ -2277,13 +2316,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_get_attr(mpich_MPI_Comm_get_attr_fn *tracer_real,
                                           const void *tracer_caller, MPI_Comm comm, int comm_keyval,
                                           void *attribute_val, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_get_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_get_attr", (void **)&mpich_real.MPI_Comm_get_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_attr) &&
@@ -2358,13 +2400,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_set_attr(mpich_MPI_Comm_set_attr_fn *tracer_real,
                                           const void *tracer_caller, MPI_Comm comm, int comm_keyval,
                                           void *attribute_val) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_set_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_set_attr", (void **)&mpich_real.MPI_Comm_set_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_attr) &&
@@ -2437,13 +2482,16 @@ static int mpich_traced_MPI_Keyval_create(mpich_MPI_Keyval_create_fn *tracer_rea
                                           const void *tracer_caller, MPI_Copy_function *copy_fn,
                                           MPI_Delete_function *delete_fn, int *keyval,
                                           void *extra_state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Keyval_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Keyval_create", (void **)&mpich_real.MPI_Keyval_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(copy_fn, delete_fn, keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_create) &&
@@ -2518,13 +2566,16 @@ int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn
 __attribute__((noinline))
 static int mpich_traced_MPI_Keyval_free(mpich_MPI_Keyval_free_fn *tracer_real,
                                         const void *tracer_caller, int *keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Keyval_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Keyval_free", (void **)&mpich_real.MPI_Keyval_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Keyval_free) &&
@@ -2593,13 +2644,16 @@ static int mpich_traced_MPI_Type_create_keyval(mpich_MPI_Type_create_keyval_fn *
                                                MPI_Type_copy_attr_function *type_copy_attr_fn,
                                                MPI_Type_delete_attr_function *type_delete_attr_fn,
                                                int *type_keyval, void *extra_state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_keyval", (void **)&mpich_real.MPI_Type_create_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_keyval) &&
@@ -2678,13 +2732,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_delete_attr(mpich_MPI_Type_delete_attr_fn *tracer_real,
                                              const void *tracer_caller, MPI_Datatype datatype,
                                              int type_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_delete_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_delete_attr", (void **)&mpich_real.MPI_Type_delete_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_delete_attr) &&
@@ -2752,13 +2809,16 @@ int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Type_free_keyval(mpich_MPI_Type_free_keyval_fn *tracer_real,
                                              const void *tracer_caller, int *type_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_free_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_free_keyval", (void **)&mpich_real.MPI_Type_free_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free_keyval) &&
@@ -2825,13 +2885,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_get_attr(mpich_MPI_Type_get_attr_fn *tracer_real,
                                           const void *tracer_caller, MPI_Datatype datatype,
                                           int type_keyval, void *attribute_val, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_attr", (void **)&mpich_real.MPI_Type_get_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, type_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_attr) &&
@@ -2906,13 +2969,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_set_attr(mpich_MPI_Type_set_attr_fn *tracer_real,
                                           const void *tracer_caller, MPI_Datatype datatype,
                                           int type_keyval, void *attribute_val) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_set_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_set_attr", (void **)&mpich_real.MPI_Type_set_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, type_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_attr) &&
@@ -2986,13 +3052,16 @@ static int mpich_traced_MPI_Win_create_keyval(mpich_MPI_Win_create_keyval_fn *tr
                                               MPI_Win_copy_attr_function *win_copy_attr_fn,
                                               MPI_Win_delete_attr_function *win_delete_attr_fn,
                                               int *win_keyval, void *extra_state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_create_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_create_keyval", (void **)&mpich_real.MPI_Win_create_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_keyval) &&
@@ -3070,13 +3139,16 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *win_copy_attr_fn,
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_delete_attr(mpich_MPI_Win_delete_attr_fn *tracer_real,
                                             const void *tracer_caller, MPI_Win win, int win_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_delete_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_delete_attr", (void **)&mpich_real.MPI_Win_delete_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_delete_attr) &&
@@ -3143,13 +3215,16 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_free_keyval(mpich_MPI_Win_free_keyval_fn *tracer_real,
                                             const void *tracer_caller, int *win_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_free_keyval_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_free_keyval", (void **)&mpich_real.MPI_Win_free_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free_keyval) &&
@@ -3216,13 +3291,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_get_attr(mpich_MPI_Win_get_attr_fn *tracer_real,
                                          const void *tracer_caller, MPI_Win win, int win_keyval,
                                          void *attribute_val, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_get_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_get_attr", (void **)&mpich_real.MPI_Win_get_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_attr) &&
@@ -3297,13 +3375,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_set_attr(mpich_MPI_Win_set_attr_fn *tracer_real,
                                          const void *tracer_caller, MPI_Win win, int win_keyval,
                                          void *attribute_val) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_set_attr_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_set_attr", (void **)&mpich_real.MPI_Win_set_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_attr) &&
@@ -3376,13 +3457,16 @@ static int mpich_traced_MPI_Allgather(mpich_MPI_Allgather_fn *tracer_real,
                                       const void *tracer_caller, const void *sendbuf, int sendcount,
                                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                       MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allgather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgather", (void **)&mpich_real.MPI_Allgather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather) &&
@@ -3468,13 +3552,16 @@ static int mpich_traced_MPI_Allgather_init(mpich_MPI_Allgather_init_fn *tracer_r
                                            int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                            int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                            MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allgather_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgather_init", (void **)&mpich_real.MPI_Allgather_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -3569,13 +3656,16 @@ static int mpich_traced_MPI_Allgatherv(mpich_MPI_Allgatherv_fn *tracer_real,
                                        int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                        const int recvcounts[], const int displs[],
                                        MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allgatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgatherv", (void **)&mpich_real.MPI_Allgatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv) &&
@@ -3665,13 +3755,16 @@ static int mpich_traced_MPI_Allgatherv_init(mpich_MPI_Allgatherv_init_fn *tracer
                                             const int recvcounts[], const int displs[],
                                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                             MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allgatherv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgatherv_init", (void **)&mpich_real.MPI_Allgatherv_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
@@ -3767,13 +3860,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Allreduce(mpich_MPI_Allreduce_fn *tracer_real,
                                       const void *tracer_caller, const void *sendbuf, void *recvbuf,
                                       int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allreduce_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allreduce", (void **)&mpich_real.MPI_Allreduce);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce) &&
@@ -3856,13 +3952,16 @@ static int mpich_traced_MPI_Allreduce_init(mpich_MPI_Allreduce_init_fn *tracer_r
                                            void *recvbuf, int count, MPI_Datatype datatype,
                                            MPI_Op op, MPI_Comm comm, MPI_Info info,
                                            MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allreduce_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allreduce_init", (void **)&mpich_real.MPI_Allreduce_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init) &&
@@ -3948,13 +4047,16 @@ static int mpich_traced_MPI_Alltoall(mpich_MPI_Alltoall_fn *tracer_real, const v
                                      const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                      void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                      MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoall", (void **)&mpich_real.MPI_Alltoall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall) &&
@@ -4040,13 +4142,16 @@ static int mpich_traced_MPI_Alltoall_init(mpich_MPI_Alltoall_init_fn *tracer_rea
                                           int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                           MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoall_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoall_init", (void **)&mpich_real.MPI_Alltoall_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -4141,13 +4246,16 @@ static int mpich_traced_MPI_Alltoallv(mpich_MPI_Alltoallv_fn *tracer_real,
                                       const int sendcounts[], const int sdispls[],
                                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                                       const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoallv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallv", (void **)&mpich_real.MPI_Alltoallv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -4244,13 +4352,16 @@ static int mpich_traced_MPI_Alltoallv_init(mpich_MPI_Alltoallv_init_fn *tracer_r
                                            const int recvcounts[], const int rdispls[],
                                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                            MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoallv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallv_init", (void **)&mpich_real.MPI_Alltoallv_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
@@ -4352,13 +4463,16 @@ static int mpich_traced_MPI_Alltoallw(mpich_MPI_Alltoallw_fn *tracer_real,
                                       const MPI_Datatype sendtypes[], void *recvbuf,
                                       const int recvcounts[], const int rdispls[],
                                       const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoallw_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallw", (void **)&mpich_real.MPI_Alltoallw);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -4455,13 +4569,16 @@ static int mpich_traced_MPI_Alltoallw_init(mpich_MPI_Alltoallw_init_fn *tracer_r
                                            const int recvcounts[], const int rdispls[],
                                            const MPI_Datatype recvtypes[], MPI_Comm comm,
                                            MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoallw_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallw_init", (void **)&mpich_real.MPI_Alltoallw_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
@@ -4559,13 +4676,16 @@ int MPI_Alltoallw_init(const void *sendbuf, const int sendcounts[], const int sd
 __attribute__((noinline))
 static int mpich_traced_MPI_Barrier(mpich_MPI_Barrier_fn *tracer_real, const void *tracer_caller,
                                     MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Barrier_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Barrier", (void **)&mpich_real.MPI_Barrier);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier) &&
@@ -4631,13 +4751,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Barrier_init(mpich_MPI_Barrier_init_fn *tracer_real,
                                          const void *tracer_caller, MPI_Comm comm, MPI_Info info,
                                          MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Barrier_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Barrier_init", (void **)&mpich_real.MPI_Barrier_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Barrier_init) &&
@@ -4709,13 +4832,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Bcast(mpich_MPI_Bcast_fn *tracer_real, const void *tracer_caller,
                                   void *buffer, int count, MPI_Datatype datatype, int root,
                                   MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Bcast_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bcast", (void **)&mpich_real.MPI_Bcast);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast) &&
@@ -4794,13 +4920,16 @@ static int mpich_traced_MPI_Bcast_init(mpich_MPI_Bcast_init_fn *tracer_real,
                                        const void *tracer_caller, void *buffer, int count,
                                        MPI_Datatype datatype, int root, MPI_Comm comm,
                                        MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Bcast_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bcast_init", (void **)&mpich_real.MPI_Bcast_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init) &&
@@ -4883,13 +5012,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Exscan(mpich_MPI_Exscan_fn *tracer_real, const void *tracer_caller,
                                    const void *sendbuf, void *recvbuf, int count,
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Exscan_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Exscan", (void **)&mpich_real.MPI_Exscan);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan) &&
@@ -4971,13 +5103,16 @@ static int mpich_traced_MPI_Exscan_init(mpich_MPI_Exscan_init_fn *tracer_real,
                                         const void *tracer_caller, const void *sendbuf,
                                         void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                         MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Exscan_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Exscan_init", (void **)&mpich_real.MPI_Exscan_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init) &&
@@ -5063,13 +5198,16 @@ static int mpich_traced_MPI_Gather(mpich_MPI_Gather_fn *tracer_real, const void 
                                    const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                    void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                    MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Gather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gather", (void **)&mpich_real.MPI_Gather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather) &&
@@ -5159,13 +5297,16 @@ static int mpich_traced_MPI_Gather_init(mpich_MPI_Gather_init_fn *tracer_real,
                                         int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                         int recvcount, MPI_Datatype recvtype, int root,
                                         MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Gather_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gather_init", (void **)&mpich_real.MPI_Gather_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
@@ -5262,13 +5403,16 @@ static int mpich_traced_MPI_Gatherv(mpich_MPI_Gatherv_fn *tracer_real, const voi
                                     const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                     void *recvbuf, const int recvcounts[], const int displs[],
                                     MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Gatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gatherv", (void **)&mpich_real.MPI_Gatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
@@ -5364,13 +5508,16 @@ static int mpich_traced_MPI_Gatherv_init(mpich_MPI_Gatherv_init_fn *tracer_real,
                                          const int recvcounts[], const int displs[],
                                          MPI_Datatype recvtype, int root, MPI_Comm comm,
                                          MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Gatherv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gatherv_init", (void **)&mpich_real.MPI_Gatherv_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, info, request);
   }
@@ -5470,13 +5617,16 @@ static int mpich_traced_MPI_Iallgather(mpich_MPI_Iallgather_fn *tracer_real,
                                        int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                        MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iallgather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallgather", (void **)&mpich_real.MPI_Iallgather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather) &&
@@ -5566,13 +5716,16 @@ static int mpich_traced_MPI_Iallgatherv(mpich_MPI_Iallgatherv_fn *tracer_real,
                                         int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                         const int recvcounts[], const int displs[],
                                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iallgatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallgatherv", (void **)&mpich_real.MPI_Iallgatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -5668,13 +5821,16 @@ static int mpich_traced_MPI_Iallreduce(mpich_MPI_Iallreduce_fn *tracer_real,
                                        const void *tracer_caller, const void *sendbuf,
                                        void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                        MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iallreduce_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallreduce", (void **)&mpich_real.MPI_Iallreduce);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce) &&
@@ -5759,13 +5915,16 @@ static int mpich_traced_MPI_Ialltoall(mpich_MPI_Ialltoall_fn *tracer_real,
                                       const void *tracer_caller, const void *sendbuf, int sendcount,
                                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                       MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ialltoall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoall", (void **)&mpich_real.MPI_Ialltoall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall) &&
@@ -5856,13 +6015,16 @@ static int mpich_traced_MPI_Ialltoallv(mpich_MPI_Ialltoallv_fn *tracer_real,
                                        MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                                        const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                                        MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ialltoallv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoallv", (void **)&mpich_real.MPI_Ialltoallv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -5962,13 +6124,16 @@ static int mpich_traced_MPI_Ialltoallw(mpich_MPI_Ialltoallw_fn *tracer_real,
                                        const int recvcounts[], const int rdispls[],
                                        const MPI_Datatype recvtypes[], MPI_Comm comm,
                                        MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ialltoallw_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoallw", (void **)&mpich_real.MPI_Ialltoallw);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -6064,13 +6229,16 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 __attribute__((noinline))
 static int mpich_traced_MPI_Ibarrier(mpich_MPI_Ibarrier_fn *tracer_real, const void *tracer_caller,
                                      MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ibarrier_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ibarrier", (void **)&mpich_real.MPI_Ibarrier);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibarrier) &&
@@ -6139,13 +6307,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Ibcast(mpich_MPI_Ibcast_fn *tracer_real, const void *tracer_caller,
                                    void *buffer, int count, MPI_Datatype datatype, int root,
                                    MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ibcast_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ibcast", (void **)&mpich_real.MPI_Ibcast);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast) &&
@@ -6229,13 +6400,16 @@ static int mpich_traced_MPI_Iexscan(mpich_MPI_Iexscan_fn *tracer_real, const voi
                                     const void *sendbuf, void *recvbuf, int count,
                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                     MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iexscan_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iexscan", (void **)&mpich_real.MPI_Iexscan);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan) &&
@@ -6320,13 +6494,16 @@ static int mpich_traced_MPI_Igather(mpich_MPI_Igather_fn *tracer_real, const voi
                                     const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                     MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Igather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Igather", (void **)&mpich_real.MPI_Igather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -6421,13 +6598,16 @@ static int mpich_traced_MPI_Igatherv(mpich_MPI_Igatherv_fn *tracer_real, const v
                                      void *recvbuf, const int recvcounts[], const int displs[],
                                      MPI_Datatype recvtype, int root, MPI_Comm comm,
                                      MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Igatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Igatherv", (void **)&mpich_real.MPI_Igatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
@@ -6527,13 +6707,16 @@ static int mpich_traced_MPI_Ineighbor_allgather(mpich_MPI_Ineighbor_allgather_fn
                                                 int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                                 MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ineighbor_allgather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_allgather", (void **)&mpich_real.MPI_Ineighbor_allgather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather) &&
@@ -6625,13 +6808,16 @@ static int mpich_traced_MPI_Ineighbor_allgatherv(mpich_MPI_Ineighbor_allgatherv_
                                                  void *recvbuf, const int recvcounts[],
                                                  const int displs[], MPI_Datatype recvtype,
                                                  MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ineighbor_allgatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_allgatherv", (void **)&mpich_real.MPI_Ineighbor_allgatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -6727,13 +6913,16 @@ static int mpich_traced_MPI_Ineighbor_alltoall(mpich_MPI_Ineighbor_alltoall_fn *
                                                int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                                MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ineighbor_alltoall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoall", (void **)&mpich_real.MPI_Ineighbor_alltoall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall) &&
@@ -6826,13 +7015,16 @@ static int mpich_traced_MPI_Ineighbor_alltoallv(mpich_MPI_Ineighbor_alltoallv_fn
                                                 const int recvcounts[], const int rdispls[],
                                                 MPI_Datatype recvtype, MPI_Comm comm,
                                                 MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ineighbor_alltoallv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoallv", (void **)&mpich_real.MPI_Ineighbor_alltoallv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -6933,13 +7125,16 @@ static int mpich_traced_MPI_Ineighbor_alltoallw(mpich_MPI_Ineighbor_alltoallw_fn
                                                 const int recvcounts[], const MPI_Aint rdispls[],
                                                 const MPI_Datatype recvtypes[], MPI_Comm comm,
                                                 MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ineighbor_alltoallw_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoallw", (void **)&mpich_real.MPI_Ineighbor_alltoallw);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -7037,13 +7232,16 @@ static int mpich_traced_MPI_Ireduce(mpich_MPI_Ireduce_fn *tracer_real, const voi
                                     const void *sendbuf, void *recvbuf, int count,
                                     MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm,
                                     MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ireduce_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce", (void **)&mpich_real.MPI_Ireduce);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce) &&
@@ -7132,13 +7330,16 @@ static int mpich_traced_MPI_Ireduce_scatter(mpich_MPI_Ireduce_scatter_fn *tracer
                                             void *recvbuf, const int recvcounts[],
                                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                             MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ireduce_scatter_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce_scatter", (void **)&mpich_real.MPI_Ireduce_scatter);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter) &&
@@ -7223,13 +7424,16 @@ static int mpich_traced_MPI_Ireduce_scatter_block(mpich_MPI_Ireduce_scatter_bloc
                                                   void *recvbuf, int recvcount,
                                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                                   MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ireduce_scatter_block_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce_scatter_block", (void **)&mpich_real.MPI_Ireduce_scatter_block);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block) &&
@@ -7314,13 +7518,16 @@ static int mpich_traced_MPI_Iscan(mpich_MPI_Iscan_fn *tracer_real, const void *t
                                   const void *sendbuf, void *recvbuf, int count,
                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                   MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iscan_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscan", (void **)&mpich_real.MPI_Iscan);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan) &&
@@ -7405,13 +7612,16 @@ static int mpich_traced_MPI_Iscatter(mpich_MPI_Iscatter_fn *tracer_real, const v
                                      const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                      MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iscatter_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscatter", (void **)&mpich_real.MPI_Iscatter);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -7508,13 +7718,16 @@ static int mpich_traced_MPI_Iscatterv(mpich_MPI_Iscatterv_fn *tracer_real,
                                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                       MPI_Datatype recvtype, int root, MPI_Comm comm,
                                       MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iscatterv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscatterv", (void **)&mpich_real.MPI_Iscatterv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
@@ -7613,13 +7826,16 @@ static int mpich_traced_MPI_Neighbor_allgather(mpich_MPI_Neighbor_allgather_fn *
                                                const void *tracer_caller, const void *sendbuf,
                                                int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                                int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_allgather_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgather", (void **)&mpich_real.MPI_Neighbor_allgather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather) &&
@@ -7706,13 +7922,16 @@ static int mpich_traced_MPI_Neighbor_allgather_init(mpich_MPI_Neighbor_allgather
                                                     void *recvbuf, int recvcount,
                                                     MPI_Datatype recvtype, MPI_Comm comm,
                                                     MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_allgather_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgather_init", (void **)&mpich_real.MPI_Neighbor_allgather_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -7807,13 +8026,16 @@ static int mpich_traced_MPI_Neighbor_allgatherv(mpich_MPI_Neighbor_allgatherv_fn
                                                 int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                                 const int recvcounts[], const int displs[],
                                                 MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_allgatherv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgatherv", (void **)&mpich_real.MPI_Neighbor_allgatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv) &&
@@ -7905,13 +8127,16 @@ static int mpich_traced_MPI_Neighbor_allgatherv_init(mpich_MPI_Neighbor_allgathe
                                                      const int displs[], MPI_Datatype recvtype,
                                                      MPI_Comm comm, MPI_Info info,
                                                      MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_allgatherv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgatherv_init", (void **)&mpich_real.MPI_Neighbor_allgatherv_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
@@ -8010,13 +8235,16 @@ static int mpich_traced_MPI_Neighbor_alltoall(mpich_MPI_Neighbor_alltoall_fn *tr
                                               const void *tracer_caller, const void *sendbuf,
                                               int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoall", (void **)&mpich_real.MPI_Neighbor_alltoall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall) &&
@@ -8103,13 +8331,16 @@ static int mpich_traced_MPI_Neighbor_alltoall_init(mpich_MPI_Neighbor_alltoall_i
                                                    void *recvbuf, int recvcount,
                                                    MPI_Datatype recvtype, MPI_Comm comm,
                                                    MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoall_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoall_init", (void **)&mpich_real.MPI_Neighbor_alltoall_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -8205,13 +8436,16 @@ static int mpich_traced_MPI_Neighbor_alltoallv(mpich_MPI_Neighbor_alltoallv_fn *
                                                MPI_Datatype sendtype, void *recvbuf,
                                                const int recvcounts[], const int rdispls[],
                                                MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoallv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallv", (void **)&mpich_real.MPI_Neighbor_alltoallv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -8308,13 +8542,16 @@ static int mpich_traced_MPI_Neighbor_alltoallv_init(mpich_MPI_Neighbor_alltoallv
                                                     const int recvcounts[], const int rdispls[],
                                                     MPI_Datatype recvtype, MPI_Comm comm,
                                                     MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoallv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallv_init", (void **)&mpich_real.MPI_Neighbor_alltoallv_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
@@ -8417,13 +8654,16 @@ static int mpich_traced_MPI_Neighbor_alltoallw(mpich_MPI_Neighbor_alltoallw_fn *
                                                const MPI_Datatype sendtypes[], void *recvbuf,
                                                const int recvcounts[], const MPI_Aint rdispls[],
                                                const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoallw_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallw", (void **)&mpich_real.MPI_Neighbor_alltoallw);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -8522,13 +8762,16 @@ static int mpich_traced_MPI_Neighbor_alltoallw_init(mpich_MPI_Neighbor_alltoallw
                                                     const MPI_Aint rdispls[],
                                                     const MPI_Datatype recvtypes[], MPI_Comm comm,
                                                     MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoallw_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallw_init", (void **)&mpich_real.MPI_Neighbor_alltoallw_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
@@ -8629,13 +8872,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Reduce(mpich_MPI_Reduce_fn *tracer_real, const void *tracer_caller,
                                    const void *sendbuf, void *recvbuf, int count,
                                    MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce", (void **)&mpich_real.MPI_Reduce);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce) &&
@@ -8721,13 +8967,16 @@ static int mpich_traced_MPI_Reduce_init(mpich_MPI_Reduce_init_fn *tracer_real,
                                         void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                         int root, MPI_Comm comm, MPI_Info info,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_init", (void **)&mpich_real.MPI_Reduce_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init) &&
@@ -8816,13 +9065,16 @@ static int mpich_traced_MPI_Reduce_local(mpich_MPI_Reduce_local_fn *tracer_real,
                                          const void *tracer_caller, const void *inbuf,
                                          void *inoutbuf, int count, MPI_Datatype datatype,
                                          MPI_Op op) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_local_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_local", (void **)&mpich_real.MPI_Reduce_local);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local) &&
@@ -8899,13 +9151,16 @@ static int mpich_traced_MPI_Reduce_scatter(mpich_MPI_Reduce_scatter_fn *tracer_r
                                            const void *tracer_caller, const void *sendbuf,
                                            void *recvbuf, const int recvcounts[],
                                            MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_scatter_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter", (void **)&mpich_real.MPI_Reduce_scatter);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter) &&
@@ -8986,13 +9241,16 @@ static int mpich_traced_MPI_Reduce_scatter_block(mpich_MPI_Reduce_scatter_block_
                                                  const void *tracer_caller, const void *sendbuf,
                                                  void *recvbuf, int recvcount,
                                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_scatter_block_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_block", (void **)&mpich_real.MPI_Reduce_scatter_block);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block) &&
@@ -9076,13 +9334,16 @@ static int mpich_traced_MPI_Reduce_scatter_block_init(mpich_MPI_Reduce_scatter_b
                                                       int recvcount, MPI_Datatype datatype,
                                                       MPI_Op op, MPI_Comm comm, MPI_Info info,
                                                       MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_scatter_block_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_block_init", (void **)&mpich_real.MPI_Reduce_scatter_block_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init) &&
@@ -9172,13 +9433,16 @@ static int mpich_traced_MPI_Reduce_scatter_init(mpich_MPI_Reduce_scatter_init_fn
                                                 void *recvbuf, const int recvcounts[],
                                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                                 MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_scatter_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_init", (void **)&mpich_real.MPI_Reduce_scatter_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init) &&
@@ -9266,13 +9530,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Scan(mpich_MPI_Scan_fn *tracer_real, const void *tracer_caller,
                                  const void *sendbuf, void *recvbuf, int count,
                                  MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scan_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scan", (void **)&mpich_real.MPI_Scan);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan) &&
@@ -9354,13 +9621,16 @@ static int mpich_traced_MPI_Scan_init(mpich_MPI_Scan_init_fn *tracer_real,
                                       const void *tracer_caller, const void *sendbuf, void *recvbuf,
                                       int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                       MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scan_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scan_init", (void **)&mpich_real.MPI_Scan_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init) &&
@@ -9446,13 +9716,16 @@ static int mpich_traced_MPI_Scatter(mpich_MPI_Scatter_fn *tracer_real, const voi
                                     const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                     void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                     MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scatter_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatter", (void **)&mpich_real.MPI_Scatter);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter) &&
@@ -9542,13 +9815,16 @@ static int mpich_traced_MPI_Scatter_init(mpich_MPI_Scatter_init_fn *tracer_real,
                                          int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                          int recvcount, MPI_Datatype recvtype, int root,
                                          MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scatter_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatter_init", (void **)&mpich_real.MPI_Scatter_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
@@ -9645,13 +9921,16 @@ static int mpich_traced_MPI_Scatterv(mpich_MPI_Scatterv_fn *tracer_real, const v
                                      const void *sendbuf, const int sendcounts[],
                                      const int displs[], MPI_Datatype sendtype, void *recvbuf,
                                      int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scatterv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatterv", (void **)&mpich_real.MPI_Scatterv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
@@ -9747,13 +10026,16 @@ static int mpich_traced_MPI_Scatterv_init(mpich_MPI_Scatterv_init_fn *tracer_rea
                                           MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                           MPI_Datatype recvtype, int root, MPI_Comm comm,
                                           MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scatterv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatterv_init", (void **)&mpich_real.MPI_Scatterv_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, info, request);
   }
@@ -9851,13 +10133,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_compare(mpich_MPI_Comm_compare_fn *tracer_real,
                                          const void *tracer_caller, MPI_Comm comm1, MPI_Comm comm2,
                                          int *result) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_compare_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_compare", (void **)&mpich_real.MPI_Comm_compare);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm1, comm2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_compare) &&
@@ -9929,13 +10214,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_create(mpich_MPI_Comm_create_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm, MPI_Group group,
                                         MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_create", (void **)&mpich_real.MPI_Comm_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create) &&
@@ -10007,13 +10295,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_create_group(mpich_MPI_Comm_create_group_fn *tracer_real,
                                               const void *tracer_caller, MPI_Comm comm,
                                               MPI_Group group, int tag, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_create_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_create_group", (void **)&mpich_real.MPI_Comm_create_group);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group, tag, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_group) &&
@@ -10087,13 +10378,16 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *new
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_dup(mpich_MPI_Comm_dup_fn *tracer_real, const void *tracer_caller,
                                      MPI_Comm comm, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_dup_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_dup", (void **)&mpich_real.MPI_Comm_dup);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup) &&
@@ -10162,13 +10456,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_dup_with_info(mpich_MPI_Comm_dup_with_info_fn *tracer_real,
                                                const void *tracer_caller, MPI_Comm comm,
                                                MPI_Info info, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_dup_with_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_dup_with_info", (void **)&mpich_real.MPI_Comm_dup_with_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_dup_with_info) &&
@@ -10239,13 +10536,16 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_free(mpich_MPI_Comm_free_fn *tracer_real,
                                       const void *tracer_caller, MPI_Comm *comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_free", (void **)&mpich_real.MPI_Comm_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_free) &&
@@ -10312,13 +10612,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_get_info(mpich_MPI_Comm_get_info_fn *tracer_real,
                                           const void *tracer_caller, MPI_Comm comm,
                                           MPI_Info *info_used) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_get_info", (void **)&mpich_real.MPI_Comm_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_info) &&
@@ -10387,13 +10690,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_get_name(mpich_MPI_Comm_get_name_fn *tracer_real,
                                           const void *tracer_caller, MPI_Comm comm, char *comm_name,
                                           int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_get_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_get_name", (void **)&mpich_real.MPI_Comm_get_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_name) &&
@@ -10466,13 +10772,16 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_group(mpich_MPI_Comm_group_fn *tracer_real,
                                        const void *tracer_caller, MPI_Comm comm, MPI_Group *group) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_group", (void **)&mpich_real.MPI_Comm_group);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_group) &&
@@ -10541,13 +10850,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_idup(mpich_MPI_Comm_idup_fn *tracer_real,
                                       const void *tracer_caller, MPI_Comm comm, MPI_Comm *newcomm,
                                       MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_idup_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_idup", (void **)&mpich_real.MPI_Comm_idup);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup) &&
@@ -10622,13 +10934,16 @@ static int mpich_traced_MPI_Comm_idup_with_info(mpich_MPI_Comm_idup_with_info_fn
                                                 const void *tracer_caller, MPI_Comm comm,
                                                 MPI_Info info, MPI_Comm *newcomm,
                                                 MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_idup_with_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_idup_with_info", (void **)&mpich_real.MPI_Comm_idup_with_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info, newcomm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_idup_with_info) &&
@@ -10703,13 +11018,16 @@ int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_rank(mpich_MPI_Comm_rank_fn *tracer_real,
                                       const void *tracer_caller, MPI_Comm comm, int *rank) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_rank_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_rank", (void **)&mpich_real.MPI_Comm_rank);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_rank) &&
@@ -10778,13 +11096,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_remote_group(mpich_MPI_Comm_remote_group_fn *tracer_real,
                                               const void *tracer_caller, MPI_Comm comm,
                                               MPI_Group *group) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_remote_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_remote_group", (void **)&mpich_real.MPI_Comm_remote_group);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_group) &&
@@ -10852,13 +11173,16 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_remote_size(mpich_MPI_Comm_remote_size_fn *tracer_real,
                                              const void *tracer_caller, MPI_Comm comm, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_remote_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_remote_size", (void **)&mpich_real.MPI_Comm_remote_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_remote_size) &&
@@ -10926,13 +11250,16 @@ int MPI_Comm_remote_size(MPI_Comm comm, int *size) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_set_info(mpich_MPI_Comm_set_info_fn *tracer_real,
                                           const void *tracer_caller, MPI_Comm comm, MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_set_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_set_info", (void **)&mpich_real.MPI_Comm_set_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_info) &&
@@ -11000,13 +11327,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_set_name(mpich_MPI_Comm_set_name_fn *tracer_real,
                                           const void *tracer_caller, MPI_Comm comm,
                                           const char *comm_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_set_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_set_name", (void **)&mpich_real.MPI_Comm_set_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_name) &&
@@ -11073,13 +11403,16 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_size(mpich_MPI_Comm_size_fn *tracer_real,
                                       const void *tracer_caller, MPI_Comm comm, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_size", (void **)&mpich_real.MPI_Comm_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_size) &&
@@ -11148,13 +11481,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_split(mpich_MPI_Comm_split_fn *tracer_real,
                                        const void *tracer_caller, MPI_Comm comm, int color, int key,
                                        MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_split_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_split", (void **)&mpich_real.MPI_Comm_split);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, color, key, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split) &&
@@ -11230,13 +11566,16 @@ static int mpich_traced_MPI_Comm_split_type(mpich_MPI_Comm_split_type_fn *tracer
                                             const void *tracer_caller, MPI_Comm comm,
                                             int split_type, int key, MPI_Info info,
                                             MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_split_type_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_split_type", (void **)&mpich_real.MPI_Comm_split_type);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, split_type, key, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_split_type) &&
@@ -11312,13 +11651,16 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_test_inter(mpich_MPI_Comm_test_inter_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm comm, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_test_inter_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_test_inter", (void **)&mpich_real.MPI_Comm_test_inter);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_test_inter) &&
@@ -11388,13 +11730,16 @@ static int mpich_traced_MPI_Intercomm_create(mpich_MPI_Intercomm_create_fn *trac
                                              const void *tracer_caller, MPI_Comm local_comm,
                                              int local_leader, MPI_Comm peer_comm,
                                              int remote_leader, int tag, MPI_Comm *newintercomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Intercomm_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Intercomm_create", (void **)&mpich_real.MPI_Intercomm_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create) &&
@@ -11481,13 +11826,16 @@ static int mpich_traced_MPI_Intercomm_create_from_groups(mpich_MPI_Intercomm_cre
                                                          const char *stringtag, MPI_Info info,
                                                          MPI_Errhandler errhandler,
                                                          MPI_Comm *newintercomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Intercomm_create_from_groups_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Intercomm_create_from_groups", (void **)&mpich_real.MPI_Intercomm_create_from_groups);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_create_from_groups__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(local_group, local_leader, remote_group, remote_leader, stringtag, info,
                        errhandler, newintercomm);
   }
@@ -11580,13 +11928,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Intercomm_merge(mpich_MPI_Intercomm_merge_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm intercomm, int high,
                                             MPI_Comm *newintracomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Intercomm_merge_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Intercomm_merge", (void **)&mpich_real.MPI_Intercomm_merge);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(intercomm, high, newintracomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Intercomm_merge) &&
@@ -11659,13 +12010,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Get_address(mpich_MPI_Get_address_fn *tracer_real,
                                         const void *tracer_caller, const void *location,
                                         MPI_Aint *address) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_address_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_address", (void **)&mpich_real.MPI_Get_address);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, address);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_address) &&
@@ -11734,13 +12088,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Get_count(mpich_MPI_Get_count_fn *tracer_real,
                                       const void *tracer_caller, const MPI_Status *status,
                                       MPI_Datatype datatype, int *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_count_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_count", (void **)&mpich_real.MPI_Get_count);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count) &&
@@ -11813,13 +12170,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Get_elements(mpich_MPI_Get_elements_fn *tracer_real,
                                          const void *tracer_caller, const MPI_Status *status,
                                          MPI_Datatype datatype, int *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_elements_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_elements", (void **)&mpich_real.MPI_Get_elements);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements) &&
@@ -11892,13 +12252,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Get_elements_x(mpich_MPI_Get_elements_x_fn *tracer_real,
                                            const void *tracer_caller, const MPI_Status *status,
                                            MPI_Datatype datatype, MPI_Count *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_elements_x_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_elements_x", (void **)&mpich_real.MPI_Get_elements_x);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_x) &&
@@ -11971,13 +12334,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Pack(mpich_MPI_Pack_fn *tracer_real, const void *tracer_caller,
                                  const void *inbuf, int incount, MPI_Datatype datatype,
                                  void *outbuf, int outsize, int *position, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Pack_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack", (void **)&mpich_real.MPI_Pack);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack) &&
@@ -12062,13 +12428,16 @@ static int mpich_traced_MPI_Pack_external(mpich_MPI_Pack_external_fn *tracer_rea
                                           const void *tracer_caller, const char *datarep,
                                           const void *inbuf, int incount, MPI_Datatype datatype,
                                           void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Pack_external_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_external", (void **)&mpich_real.MPI_Pack_external);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external) &&
@@ -12152,13 +12521,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Pack_external_size(mpich_MPI_Pack_external_size_fn *tracer_real,
                                                const void *tracer_caller, const char *datarep,
                                                int incount, MPI_Datatype datatype, MPI_Aint *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Pack_external_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_external_size", (void **)&mpich_real.MPI_Pack_external_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, incount, datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size) &&
@@ -12233,13 +12605,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Pack_size(mpich_MPI_Pack_size_fn *tracer_real,
                                       const void *tracer_caller, int incount, MPI_Datatype datatype,
                                       MPI_Comm comm, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Pack_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_size", (void **)&mpich_real.MPI_Pack_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, datatype, comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size) &&
@@ -12314,13 +12689,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Status_set_elements(mpich_MPI_Status_set_elements_fn *tracer_real,
                                                 const void *tracer_caller, MPI_Status *status,
                                                 MPI_Datatype datatype, int count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Status_set_elements_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_set_elements", (void **)&mpich_real.MPI_Status_set_elements);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements) &&
@@ -12392,13 +12770,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Status_set_elements_x(mpich_MPI_Status_set_elements_x_fn *tracer_real,
                                                   const void *tracer_caller, MPI_Status *status,
                                                   MPI_Datatype datatype, MPI_Count count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Status_set_elements_x_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_set_elements_x", (void **)&mpich_real.MPI_Status_set_elements_x);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_elements_x) &&
@@ -12469,13 +12850,16 @@ int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Cou
 __attribute__((noinline))
 static int mpich_traced_MPI_Type_commit(mpich_MPI_Type_commit_fn *tracer_real,
                                         const void *tracer_caller, MPI_Datatype *datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_commit_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_commit", (void **)&mpich_real.MPI_Type_commit);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_commit) &&
@@ -12542,13 +12926,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_contiguous(mpich_MPI_Type_contiguous_fn *tracer_real,
                                             const void *tracer_caller, int count,
                                             MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_contiguous_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_contiguous", (void **)&mpich_real.MPI_Type_contiguous);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous) &&
@@ -12625,13 +13012,16 @@ static int mpich_traced_MPI_Type_create_darray(mpich_MPI_Type_create_darray_fn *
                                                const int array_of_dargs[],
                                                const int array_of_psizes[], int order,
                                                MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_darray_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_darray", (void **)&mpich_real.MPI_Type_create_darray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
                        array_of_psizes, order, oldtype, newtype);
   }
@@ -12731,13 +13121,16 @@ static int mpich_traced_MPI_Type_create_hindexed(mpich_MPI_Type_create_hindexed_
                                                  const int array_of_blocklengths[],
                                                  const MPI_Aint array_of_displacements[],
                                                  MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_hindexed_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hindexed", (void **)&mpich_real.MPI_Type_create_hindexed);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed) &&
@@ -12821,13 +13214,16 @@ static int mpich_traced_MPI_Type_create_hindexed_block(mpich_MPI_Type_create_hin
                                                        int blocklength,
                                                        const MPI_Aint array_of_displacements[],
                                                        MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_hindexed_block_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hindexed_block", (void **)&mpich_real.MPI_Type_create_hindexed_block);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block) &&
@@ -12909,13 +13305,16 @@ static int mpich_traced_MPI_Type_create_hvector(mpich_MPI_Type_create_hvector_fn
                                                 const void *tracer_caller, int count,
                                                 int blocklength, MPI_Aint stride,
                                                 MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_hvector_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hvector", (void **)&mpich_real.MPI_Type_create_hvector);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector) &&
@@ -12996,13 +13395,16 @@ static int mpich_traced_MPI_Type_create_indexed_block(mpich_MPI_Type_create_inde
                                                       int blocklength,
                                                       const int array_of_displacements[],
                                                       MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_indexed_block_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_indexed_block", (void **)&mpich_real.MPI_Type_create_indexed_block);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block) &&
@@ -13082,13 +13484,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_create_resized(mpich_MPI_Type_create_resized_fn *tracer_real,
                                                 const void *tracer_caller, MPI_Datatype oldtype,
                                                 MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_resized_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_resized", (void **)&mpich_real.MPI_Type_create_resized);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized) &&
@@ -13167,13 +13572,16 @@ static int mpich_traced_MPI_Type_create_struct(mpich_MPI_Type_create_struct_fn *
                                                const MPI_Aint array_of_displacements[],
                                                const MPI_Datatype array_of_types[],
                                                MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_struct_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_struct", (void **)&mpich_real.MPI_Type_create_struct);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, array_of_types,
                        newtype);
   }
@@ -13260,13 +13668,16 @@ static int mpich_traced_MPI_Type_create_subarray(mpich_MPI_Type_create_subarray_
                                                  const int array_of_subsizes[],
                                                  const int array_of_starts[], int order,
                                                  MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_subarray_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_subarray", (void **)&mpich_real.MPI_Type_create_subarray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype,
                        newtype);
   }
@@ -13354,13 +13765,16 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
 __attribute__((noinline))
 static int mpich_traced_MPI_Type_dup(mpich_MPI_Type_dup_fn *tracer_real, const void *tracer_caller,
                                      MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_dup_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_dup", (void **)&mpich_real.MPI_Type_dup);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_dup) &&
@@ -13428,13 +13842,16 @@ int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Type_free(mpich_MPI_Type_free_fn *tracer_real,
                                       const void *tracer_caller, MPI_Datatype *datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_free", (void **)&mpich_real.MPI_Type_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_free) &&
@@ -13504,13 +13921,16 @@ static int mpich_traced_MPI_Type_get_contents(mpich_MPI_Type_get_contents_fn *tr
                                               int max_datatypes, int array_of_integers[],
                                               MPI_Aint array_of_addresses[],
                                               MPI_Datatype array_of_datatypes[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_contents_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_contents", (void **)&mpich_real.MPI_Type_get_contents);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, max_integers, max_addresses, max_datatypes, array_of_integers,
                        array_of_addresses, array_of_datatypes);
   }
@@ -13601,13 +14021,16 @@ static int mpich_traced_MPI_Type_get_envelope(mpich_MPI_Type_get_envelope_fn *tr
                                               const void *tracer_caller, MPI_Datatype datatype,
                                               int *num_integers, int *num_addresses,
                                               int *num_datatypes, int *combiner) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_envelope_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_envelope", (void **)&mpich_real.MPI_Type_get_envelope);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, num_integers, num_addresses, num_datatypes, combiner);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope) &&
@@ -13689,13 +14112,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_get_extent(mpich_MPI_Type_get_extent_fn *tracer_real,
                                             const void *tracer_caller, MPI_Datatype datatype,
                                             MPI_Aint *lb, MPI_Aint *extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_extent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_extent", (void **)&mpich_real.MPI_Type_get_extent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent) &&
@@ -13768,13 +14194,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_get_extent_x(mpich_MPI_Type_get_extent_x_fn *tracer_real,
                                               const void *tracer_caller, MPI_Datatype datatype,
                                               MPI_Count *lb, MPI_Count *extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_extent_x_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_extent_x", (void **)&mpich_real.MPI_Type_get_extent_x);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_x) &&
@@ -13847,13 +14276,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_get_name(mpich_MPI_Type_get_name_fn *tracer_real,
                                           const void *tracer_caller, MPI_Datatype datatype,
                                           char *type_name, int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_name", (void **)&mpich_real.MPI_Type_get_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, type_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_name) &&
@@ -13927,13 +14359,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_get_true_extent(mpich_MPI_Type_get_true_extent_fn *tracer_real,
                                                  const void *tracer_caller, MPI_Datatype datatype,
                                                  MPI_Aint *true_lb, MPI_Aint *true_extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_true_extent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_true_extent", (void **)&mpich_real.MPI_Type_get_true_extent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent) &&
@@ -14007,13 +14442,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_get_true_extent_x(mpich_MPI_Type_get_true_extent_x_fn *tracer_real,
                                                    const void *tracer_caller, MPI_Datatype datatype,
                                                    MPI_Count *true_lb, MPI_Count *true_extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_true_extent_x_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_true_extent_x", (void **)&mpich_real.MPI_Type_get_true_extent_x);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_x) &&
@@ -14089,13 +14527,16 @@ static int mpich_traced_MPI_Type_indexed(mpich_MPI_Type_indexed_fn *tracer_real,
                                          const int array_of_blocklengths[],
                                          const int array_of_displacements[], MPI_Datatype oldtype,
                                          MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_indexed_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_indexed", (void **)&mpich_real.MPI_Type_indexed);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed) &&
@@ -14177,13 +14618,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_match_size(mpich_MPI_Type_match_size_fn *tracer_real,
                                             const void *tracer_caller, int typeclass, int size,
                                             MPI_Datatype *datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_match_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_match_size", (void **)&mpich_real.MPI_Type_match_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(typeclass, size, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_match_size) &&
@@ -14256,13 +14700,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_set_name(mpich_MPI_Type_set_name_fn *tracer_real,
                                           const void *tracer_caller, MPI_Datatype datatype,
                                           const char *type_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_set_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_set_name", (void **)&mpich_real.MPI_Type_set_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, type_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_set_name) &&
@@ -14330,13 +14777,16 @@ int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Type_size(mpich_MPI_Type_size_fn *tracer_real,
                                       const void *tracer_caller, MPI_Datatype datatype, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_size", (void **)&mpich_real.MPI_Type_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size) &&
@@ -14405,13 +14855,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_size_x(mpich_MPI_Type_size_x_fn *tracer_real,
                                         const void *tracer_caller, MPI_Datatype datatype,
                                         MPI_Count *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_size_x_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_size_x", (void **)&mpich_real.MPI_Type_size_x);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_x) &&
@@ -14480,13 +14933,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_vector(mpich_MPI_Type_vector_fn *tracer_real,
                                         const void *tracer_caller, int count, int blocklength,
                                         int stride, MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_vector_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_vector", (void **)&mpich_real.MPI_Type_vector);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector) &&
@@ -14565,13 +15021,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Unpack(mpich_MPI_Unpack_fn *tracer_real, const void *tracer_caller,
                                    const void *inbuf, int insize, int *position, void *outbuf,
                                    int outcount, MPI_Datatype datatype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Unpack_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Unpack", (void **)&mpich_real.MPI_Unpack);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack) &&
@@ -14656,13 +15115,16 @@ static int mpich_traced_MPI_Unpack_external(mpich_MPI_Unpack_external_fn *tracer
                                             const void *tracer_caller, const char datarep[],
                                             const void *inbuf, MPI_Aint insize, MPI_Aint *position,
                                             void *outbuf, int outcount, MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Unpack_external_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Unpack_external", (void **)&mpich_real.MPI_Unpack_external);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external) &&
@@ -14745,13 +15207,16 @@ int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize
 __attribute__((noinline))
 static int mpich_traced_MPI_Address(mpich_MPI_Address_fn *tracer_real, const void *tracer_caller,
                                     void *location, MPI_Aint *address) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Address_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Address", (void **)&mpich_real.MPI_Address);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, address);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Address) &&
@@ -14820,13 +15285,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_extent(mpich_MPI_Type_extent_fn *tracer_real,
                                         const void *tracer_caller, MPI_Datatype datatype,
                                         MPI_Aint *extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_extent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_extent", (void **)&mpich_real.MPI_Type_extent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_extent) &&
@@ -14894,13 +15362,16 @@ int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Type_lb(mpich_MPI_Type_lb_fn *tracer_real, const void *tracer_caller,
                                     MPI_Datatype datatype, MPI_Aint *displacement) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_lb_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_lb", (void **)&mpich_real.MPI_Type_lb);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, displacement);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_lb) &&
@@ -14968,13 +15439,16 @@ int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Type_ub(mpich_MPI_Type_ub_fn *tracer_real, const void *tracer_caller,
                                     MPI_Datatype datatype, MPI_Aint *displacement) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_ub_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_ub", (void **)&mpich_real.MPI_Type_ub);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, displacement);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_ub) &&
@@ -15045,13 +15519,16 @@ static int mpich_traced_MPI_Type_hindexed(mpich_MPI_Type_hindexed_fn *tracer_rea
                                           int array_of_blocklengths[],
                                           MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
                                           MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_hindexed_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_hindexed", (void **)&mpich_real.MPI_Type_hindexed);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hindexed) &&
@@ -15133,13 +15610,16 @@ static int mpich_traced_MPI_Type_hvector(mpich_MPI_Type_hvector_fn *tracer_real,
                                          const void *tracer_caller, int count, int blocklength,
                                          MPI_Aint stride, MPI_Datatype oldtype,
                                          MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_hvector_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_hvector", (void **)&mpich_real.MPI_Type_hvector);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_hvector) &&
@@ -15220,13 +15700,16 @@ static int mpich_traced_MPI_Type_struct(mpich_MPI_Type_struct_fn *tracer_real,
                                         int array_of_blocklengths[],
                                         MPI_Aint array_of_displacements[],
                                         MPI_Datatype array_of_types[], MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_struct_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_struct", (void **)&mpich_real.MPI_Type_struct);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_struct__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, array_of_types,
                        newtype);
   }
@@ -15308,13 +15791,16 @@ int MPI_Type_struct(int count, int array_of_blocklengths[], MPI_Aint array_of_di
 __attribute__((noinline))
 static int mpich_traced_MPI_Add_error_class(mpich_MPI_Add_error_class_fn *tracer_real,
                                             const void *tracer_caller, int *errorclass) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Add_error_class_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Add_error_class", (void **)&mpich_real.MPI_Add_error_class);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_class) &&
@@ -15381,13 +15867,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Add_error_code(mpich_MPI_Add_error_code_fn *tracer_real,
                                            const void *tracer_caller, int errorclass,
                                            int *errorcode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Add_error_code_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Add_error_code", (void **)&mpich_real.MPI_Add_error_code);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorclass, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_code) &&
@@ -15457,13 +15946,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Add_error_string(mpich_MPI_Add_error_string_fn *tracer_real,
                                              const void *tracer_caller, int errorcode,
                                              const char *string) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Add_error_string_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Add_error_string", (void **)&mpich_real.MPI_Add_error_string);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, string);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Add_error_string) &&
@@ -15532,13 +16024,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_call_errhandler(mpich_MPI_Comm_call_errhandler_fn *tracer_real,
                                                  const void *tracer_caller, MPI_Comm comm,
                                                  int errorcode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_call_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_call_errhandler", (void **)&mpich_real.MPI_Comm_call_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_call_errhandler) &&
@@ -15608,13 +16103,16 @@ static int mpich_traced_MPI_Comm_create_errhandler(mpich_MPI_Comm_create_errhand
                                                    const void *tracer_caller,
                                                    MPI_Comm_errhandler_function *comm_errhandler_fn,
                                                    MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_create_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_create_errhandler", (void **)&mpich_real.MPI_Comm_create_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_errhandler_fn, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_errhandler) &&
@@ -15685,13 +16183,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_get_errhandler(mpich_MPI_Comm_get_errhandler_fn *tracer_real,
                                                 const void *tracer_caller, MPI_Comm comm,
                                                 MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_get_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_get_errhandler", (void **)&mpich_real.MPI_Comm_get_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_errhandler) &&
@@ -15761,13 +16262,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_set_errhandler(mpich_MPI_Comm_set_errhandler_fn *tracer_real,
                                                 const void *tracer_caller, MPI_Comm comm,
                                                 MPI_Errhandler errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_set_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_set_errhandler", (void **)&mpich_real.MPI_Comm_set_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_set_errhandler) &&
@@ -15835,13 +16339,16 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Errhandler_free(mpich_MPI_Errhandler_free_fn *tracer_real,
                                             const void *tracer_caller, MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Errhandler_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Errhandler_free", (void **)&mpich_real.MPI_Errhandler_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_free) &&
@@ -15907,13 +16414,16 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Error_class(mpich_MPI_Error_class_fn *tracer_real,
                                         const void *tracer_caller, int errorcode, int *errorclass) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Error_class_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Error_class", (void **)&mpich_real.MPI_Error_class);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_class) &&
@@ -15983,13 +16493,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Error_string(mpich_MPI_Error_string_fn *tracer_real,
                                          const void *tracer_caller, int errorcode, char *string,
                                          int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Error_string_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Error_string", (void **)&mpich_real.MPI_Error_string);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, string, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Error_string) &&
@@ -16063,13 +16576,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_call_errhandler(mpich_MPI_File_call_errhandler_fn *tracer_real,
                                                  const void *tracer_caller, MPI_File fh,
                                                  int errorcode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_call_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_call_errhandler", (void **)&mpich_real.MPI_File_call_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_call_errhandler) &&
@@ -16139,13 +16655,16 @@ static int mpich_traced_MPI_File_create_errhandler(mpich_MPI_File_create_errhand
                                                    const void *tracer_caller,
                                                    MPI_File_errhandler_function *file_errhandler_fn,
                                                    MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_create_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_create_errhandler", (void **)&mpich_real.MPI_File_create_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file_errhandler_fn, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_create_errhandler) &&
@@ -16216,13 +16735,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_get_errhandler(mpich_MPI_File_get_errhandler_fn *tracer_real,
                                                 const void *tracer_caller, MPI_File file,
                                                 MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_errhandler", (void **)&mpich_real.MPI_File_get_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_errhandler) &&
@@ -16292,13 +16814,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_set_errhandler(mpich_MPI_File_set_errhandler_fn *tracer_real,
                                                 const void *tracer_caller, MPI_File file,
                                                 MPI_Errhandler errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_set_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_set_errhandler", (void **)&mpich_real.MPI_File_set_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_errhandler) &&
@@ -16367,13 +16892,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Session_call_errhandler(mpich_MPI_Session_call_errhandler_fn *tracer_real,
                                                     const void *tracer_caller, MPI_Session session,
                                                     int errorcode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Session_call_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_call_errhandler", (void **)&mpich_real.MPI_Session_call_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_call_errhandler) &&
@@ -16443,13 +16971,16 @@ static int mpich_traced_MPI_Session_create_errhandler(mpich_MPI_Session_create_e
                                                       const void *tracer_caller,
                                                       MPI_Session_errhandler_function *session_errhandler_fn,
                                                       MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Session_create_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_create_errhandler", (void **)&mpich_real.MPI_Session_create_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session_errhandler_fn, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_create_errhandler) &&
@@ -16520,13 +17051,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Session_get_errhandler(mpich_MPI_Session_get_errhandler_fn *tracer_real,
                                                    const void *tracer_caller, MPI_Session session,
                                                    MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Session_get_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_get_errhandler", (void **)&mpich_real.MPI_Session_get_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_errhandler) &&
@@ -16596,13 +17130,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Session_set_errhandler(mpich_MPI_Session_set_errhandler_fn *tracer_real,
                                                    const void *tracer_caller, MPI_Session session,
                                                    MPI_Errhandler errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Session_set_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_set_errhandler", (void **)&mpich_real.MPI_Session_set_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_set_errhandler) &&
@@ -16671,13 +17208,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_call_errhandler(mpich_MPI_Win_call_errhandler_fn *tracer_real,
                                                 const void *tracer_caller, MPI_Win win,
                                                 int errorcode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_call_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_call_errhandler", (void **)&mpich_real.MPI_Win_call_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_call_errhandler) &&
@@ -16747,13 +17287,16 @@ static int mpich_traced_MPI_Win_create_errhandler(mpich_MPI_Win_create_errhandle
                                                   const void *tracer_caller,
                                                   MPI_Win_errhandler_function *win_errhandler_fn,
                                                   MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_create_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_create_errhandler", (void **)&mpich_real.MPI_Win_create_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_errhandler_fn, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_errhandler) &&
@@ -16824,13 +17367,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_get_errhandler(mpich_MPI_Win_get_errhandler_fn *tracer_real,
                                                const void *tracer_caller, MPI_Win win,
                                                MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_get_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_get_errhandler", (void **)&mpich_real.MPI_Win_get_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_errhandler) &&
@@ -16900,13 +17446,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_set_errhandler(mpich_MPI_Win_set_errhandler_fn *tracer_real,
                                                const void *tracer_caller, MPI_Win win,
                                                MPI_Errhandler errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_set_errhandler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_set_errhandler", (void **)&mpich_real.MPI_Win_set_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_errhandler) &&
@@ -16976,13 +17525,16 @@ static int mpich_traced_MPI_Errhandler_create(mpich_MPI_Errhandler_create_fn *tr
                                               const void *tracer_caller,
                                               MPI_Comm_errhandler_function *comm_errhandler_fn,
                                               MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Errhandler_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Errhandler_create", (void **)&mpich_real.MPI_Errhandler_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_errhandler_fn, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_create) &&
@@ -17053,13 +17605,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Errhandler_get(mpich_MPI_Errhandler_get_fn *tracer_real,
                                            const void *tracer_caller, MPI_Comm comm,
                                            MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Errhandler_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Errhandler_get", (void **)&mpich_real.MPI_Errhandler_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_get) &&
@@ -17128,13 +17683,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Errhandler_set(mpich_MPI_Errhandler_set_fn *tracer_real,
                                            const void *tracer_caller, MPI_Comm comm,
                                            MPI_Errhandler errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Errhandler_set_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Errhandler_set", (void **)&mpich_real.MPI_Errhandler_set);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Errhandler_set) &&
@@ -17202,13 +17760,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Group_compare(mpich_MPI_Group_compare_fn *tracer_real,
                                           const void *tracer_caller, MPI_Group group1,
                                           MPI_Group group2, int *result) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_compare_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_compare", (void **)&mpich_real.MPI_Group_compare);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_compare) &&
@@ -17281,13 +17842,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Group_difference(mpich_MPI_Group_difference_fn *tracer_real,
                                              const void *tracer_caller, MPI_Group group1,
                                              MPI_Group group2, MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_difference_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_difference", (void **)&mpich_real.MPI_Group_difference);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_difference) &&
@@ -17360,13 +17924,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Group_excl(mpich_MPI_Group_excl_fn *tracer_real,
                                        const void *tracer_caller, MPI_Group group, int n,
                                        const int ranks[], MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_excl_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_excl", (void **)&mpich_real.MPI_Group_excl);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_excl) &&
@@ -17440,13 +18007,16 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
 __attribute__((noinline))
 static int mpich_traced_MPI_Group_free(mpich_MPI_Group_free_fn *tracer_real,
                                        const void *tracer_caller, MPI_Group *group) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_free", (void **)&mpich_real.MPI_Group_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_free) &&
@@ -17513,13 +18083,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Group_incl(mpich_MPI_Group_incl_fn *tracer_real,
                                        const void *tracer_caller, MPI_Group group, int n,
                                        const int ranks[], MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_incl_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_incl", (void **)&mpich_real.MPI_Group_incl);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_incl) &&
@@ -17594,13 +18167,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Group_intersection(mpich_MPI_Group_intersection_fn *tracer_real,
                                                const void *tracer_caller, MPI_Group group1,
                                                MPI_Group group2, MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_intersection_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_intersection", (void **)&mpich_real.MPI_Group_intersection);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_intersection) &&
@@ -17673,13 +18249,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Group_range_excl(mpich_MPI_Group_range_excl_fn *tracer_real,
                                              const void *tracer_caller, MPI_Group group, int n,
                                              int ranges[][3], MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_range_excl_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_range_excl", (void **)&mpich_real.MPI_Group_range_excl);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_excl) &&
@@ -17754,13 +18333,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Group_range_incl(mpich_MPI_Group_range_incl_fn *tracer_real,
                                              const void *tracer_caller, MPI_Group group, int n,
                                              int ranges[][3], MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_range_incl_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_range_incl", (void **)&mpich_real.MPI_Group_range_incl);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_range_incl) &&
@@ -17834,13 +18416,16 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
 __attribute__((noinline))
 static int mpich_traced_MPI_Group_rank(mpich_MPI_Group_rank_fn *tracer_real,
                                        const void *tracer_caller, MPI_Group group, int *rank) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_rank_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_rank", (void **)&mpich_real.MPI_Group_rank);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_rank) &&
@@ -17908,13 +18493,16 @@ int MPI_Group_rank(MPI_Group group, int *rank) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Group_size(mpich_MPI_Group_size_fn *tracer_real,
                                        const void *tracer_caller, MPI_Group group, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_size", (void **)&mpich_real.MPI_Group_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_size) &&
@@ -17984,13 +18572,16 @@ static int mpich_traced_MPI_Group_translate_ranks(mpich_MPI_Group_translate_rank
                                                   const void *tracer_caller, MPI_Group group1,
                                                   int n, const int ranks1[], MPI_Group group2,
                                                   int ranks2[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_translate_ranks_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_translate_ranks", (void **)&mpich_real.MPI_Group_translate_ranks);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, n, ranks1, group2, ranks2);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_translate_ranks) &&
@@ -18067,13 +18658,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Group_union(mpich_MPI_Group_union_fn *tracer_real,
                                         const void *tracer_caller, MPI_Group group1,
                                         MPI_Group group2, MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_union_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_union", (void **)&mpich_real.MPI_Group_union);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_union) &&
@@ -18145,13 +18739,16 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group *newgroup) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Info_create(mpich_MPI_Info_create_fn *tracer_real,
                                         const void *tracer_caller, MPI_Info *info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Info_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_create", (void **)&mpich_real.MPI_Info_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create) &&
@@ -18218,13 +18815,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Info_create_env(mpich_MPI_Info_create_env_fn *tracer_real,
                                             const void *tracer_caller, int argc, char *argv[],
                                             MPI_Info *info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Info_create_env_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_create_env", (void **)&mpich_real.MPI_Info_create_env);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_create_env) &&
@@ -18295,13 +18895,16 @@ int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Info_delete(mpich_MPI_Info_delete_fn *tracer_real,
                                         const void *tracer_caller, MPI_Info info, const char *key) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Info_delete_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_delete", (void **)&mpich_real.MPI_Info_delete);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_delete) &&
@@ -18368,13 +18971,16 @@ int MPI_Info_delete(MPI_Info info, const char *key) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Info_dup(mpich_MPI_Info_dup_fn *tracer_real, const void *tracer_caller,
                                      MPI_Info info, MPI_Info *newinfo) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Info_dup_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_dup", (void **)&mpich_real.MPI_Info_dup);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, newinfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_dup) &&
@@ -18442,13 +19048,16 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Info_free(mpich_MPI_Info_free_fn *tracer_real,
                                       const void *tracer_caller, MPI_Info *info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Info_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_free", (void **)&mpich_real.MPI_Info_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_free) &&
@@ -18515,13 +19124,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Info_get(mpich_MPI_Info_get_fn *tracer_real, const void *tracer_caller,
                                      MPI_Info info, const char *key, int valuelen, char *value,
                                      int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Info_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_get", (void **)&mpich_real.MPI_Info_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, value, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get) &&
@@ -18598,13 +19210,16 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
 __attribute__((noinline))
 static int mpich_traced_MPI_Info_get_nkeys(mpich_MPI_Info_get_nkeys_fn *tracer_real,
                                            const void *tracer_caller, MPI_Info info, int *nkeys) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Info_get_nkeys_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_get_nkeys", (void **)&mpich_real.MPI_Info_get_nkeys);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, nkeys);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nkeys) &&
@@ -18673,13 +19288,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Info_get_nthkey(mpich_MPI_Info_get_nthkey_fn *tracer_real,
                                             const void *tracer_caller, MPI_Info info, int n,
                                             char *key) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Info_get_nthkey_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_get_nthkey", (void **)&mpich_real.MPI_Info_get_nthkey);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, n, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_nthkey) &&
@@ -18750,13 +19368,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Info_get_string(mpich_MPI_Info_get_string_fn *tracer_real,
                                             const void *tracer_caller, MPI_Info info,
                                             const char *key, int *buflen, char *value, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Info_get_string_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_get_string", (void **)&mpich_real.MPI_Info_get_string);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, buflen, value, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_string) &&
@@ -18835,13 +19456,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Info_get_valuelen(mpich_MPI_Info_get_valuelen_fn *tracer_real,
                                               const void *tracer_caller, MPI_Info info,
                                               const char *key, int *valuelen, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Info_get_valuelen_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_get_valuelen", (void **)&mpich_real.MPI_Info_get_valuelen);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_get_valuelen) &&
@@ -18916,13 +19540,16 @@ int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *fl
 __attribute__((noinline))
 static int mpich_traced_MPI_Info_set(mpich_MPI_Info_set_fn *tracer_real, const void *tracer_caller,
                                      MPI_Info info, const char *key, const char *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Info_set_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Info_set", (void **)&mpich_real.MPI_Info_set);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Info_set) &&
@@ -18991,13 +19618,16 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Abort(mpich_MPI_Abort_fn *tracer_real, const void *tracer_caller,
                                   MPI_Comm comm, int errorcode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Abort_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Abort", (void **)&mpich_real.MPI_Abort);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Abort) &&
@@ -19066,13 +19696,16 @@ static int mpich_traced_MPI_Comm_create_from_group(mpich_MPI_Comm_create_from_gr
                                                    const void *tracer_caller, MPI_Group group,
                                                    const char *stringtag, MPI_Info info,
                                                    MPI_Errhandler errhandler, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_create_from_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_create_from_group", (void **)&mpich_real.MPI_Comm_create_from_group);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, stringtag, info, errhandler, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_create_from_group) &&
@@ -19149,13 +19782,16 @@ int MPI_Comm_create_from_group(MPI_Group group, const char *stringtag, MPI_Info 
 /* MPI_Finalize, recorded: its wrapper (below) calls this while an event of it is enabled. */
 __attribute__((noinline))
 static int mpich_traced_MPI_Finalize(mpich_MPI_Finalize_fn *tracer_real, const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Finalize_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Finalize", (void **)&mpich_real.MPI_Finalize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalize) &&
@@ -19218,13 +19854,16 @@ int MPI_Finalize(void) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Finalized(mpich_MPI_Finalized_fn *tracer_real,
                                       const void *tracer_caller, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Finalized_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Finalized", (void **)&mpich_real.MPI_Finalized);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Finalized) &&
@@ -19291,13 +19930,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Group_from_session_pset(mpich_MPI_Group_from_session_pset_fn *tracer_real,
                                                     const void *tracer_caller, MPI_Session session,
                                                     const char *pset_name, MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Group_from_session_pset_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Group_from_session_pset", (void **)&mpich_real.MPI_Group_from_session_pset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, pset_name, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Group_from_session_pset) &&
@@ -19369,13 +20011,16 @@ int MPI_Group_from_session_pset(MPI_Session session, const char *pset_name, MPI_
 __attribute__((noinline))
 static int mpich_traced_MPI_Init(mpich_MPI_Init_fn *tracer_real, const void *tracer_caller,
                                  int *argc, char ***argv) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Init", (void **)&mpich_real.MPI_Init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init) &&
@@ -19445,13 +20090,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Init_thread(mpich_MPI_Init_thread_fn *tracer_real,
                                         const void *tracer_caller, int *argc, char ***argv,
                                         int required, int *provided) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Init_thread_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Init_thread", (void **)&mpich_real.MPI_Init_thread);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv, required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Init_thread) &&
@@ -19527,13 +20175,16 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Initialized(mpich_MPI_Initialized_fn *tracer_real,
                                         const void *tracer_caller, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Initialized_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Initialized", (void **)&mpich_real.MPI_Initialized);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Initialized) &&
@@ -19599,13 +20250,16 @@ int MPI_Initialized(int *flag) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Is_thread_main(mpich_MPI_Is_thread_main_fn *tracer_real,
                                            const void *tracer_caller, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Is_thread_main_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Is_thread_main", (void **)&mpich_real.MPI_Is_thread_main);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Is_thread_main) &&
@@ -19671,13 +20325,16 @@ int MPI_Is_thread_main(int *flag) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Query_thread(mpich_MPI_Query_thread_fn *tracer_real,
                                          const void *tracer_caller, int *provided) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Query_thread_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Query_thread", (void **)&mpich_real.MPI_Query_thread);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Query_thread) &&
@@ -19743,13 +20400,16 @@ int MPI_Query_thread(int *provided) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Session_finalize(mpich_MPI_Session_finalize_fn *tracer_real,
                                              const void *tracer_caller, MPI_Session *session) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Session_finalize_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_finalize", (void **)&mpich_real.MPI_Session_finalize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_finalize) &&
@@ -19816,13 +20476,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Session_get_info(mpich_MPI_Session_get_info_fn *tracer_real,
                                              const void *tracer_caller, MPI_Session session,
                                              MPI_Info *info_used) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Session_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_get_info", (void **)&mpich_real.MPI_Session_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_info) &&
@@ -19893,13 +20556,16 @@ static int mpich_traced_MPI_Session_get_nth_pset(mpich_MPI_Session_get_nth_pset_
                                                  const void *tracer_caller, MPI_Session session,
                                                  MPI_Info info, int n, int *pset_len,
                                                  char *pset_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Session_get_nth_pset_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_get_nth_pset", (void **)&mpich_real.MPI_Session_get_nth_pset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, info, n, pset_len, pset_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_nth_pset) &&
@@ -19978,13 +20644,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Session_get_num_psets(mpich_MPI_Session_get_num_psets_fn *tracer_real,
                                                   const void *tracer_caller, MPI_Session session,
                                                   MPI_Info info, int *npset_names) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Session_get_num_psets_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_get_num_psets", (void **)&mpich_real.MPI_Session_get_num_psets);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, info, npset_names);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_num_psets) &&
@@ -20057,13 +20726,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Session_get_pset_info(mpich_MPI_Session_get_pset_info_fn *tracer_real,
                                                   const void *tracer_caller, MPI_Session session,
                                                   const char *pset_name, MPI_Info *info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Session_get_pset_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_get_pset_info", (void **)&mpich_real.MPI_Session_get_pset_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, pset_name, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_get_pset_info) &&
@@ -20136,13 +20808,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Session_init(mpich_MPI_Session_init_fn *tracer_real,
                                          const void *tracer_caller, MPI_Info info,
                                          MPI_Errhandler errhandler, MPI_Session *session) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Session_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Session_init", (void **)&mpich_real.MPI_Session_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, errhandler, session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Session_init) &&
@@ -20214,13 +20889,16 @@ int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *sess
 __attribute__((noinline))
 static MPI_Aint mpich_traced_MPI_Aint_add(mpich_MPI_Aint_add_fn *tracer_real,
                                           const void *tracer_caller, MPI_Aint base, MPI_Aint disp) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Aint_add_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Aint_add", (void **)&mpich_real.MPI_Aint_add);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base, disp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_add) &&
@@ -20289,13 +20967,16 @@ __attribute__((noinline))
 static MPI_Aint mpich_traced_MPI_Aint_diff(mpich_MPI_Aint_diff_fn *tracer_real,
                                            const void *tracer_caller, MPI_Aint addr1,
                                            MPI_Aint addr2) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Aint_diff_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Aint_diff", (void **)&mpich_real.MPI_Aint_diff);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(addr1, addr2);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Aint_diff) &&
@@ -20364,13 +21045,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Get_library_version(mpich_MPI_Get_library_version_fn *tracer_real,
                                                 const void *tracer_caller, char *version,
                                                 int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_library_version_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_library_version", (void **)&mpich_real.MPI_Get_library_version);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_library_version) &&
@@ -20441,13 +21125,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Get_processor_name(mpich_MPI_Get_processor_name_fn *tracer_real,
                                                const void *tracer_caller, char *name,
                                                int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_processor_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_processor_name", (void **)&mpich_real.MPI_Get_processor_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_processor_name) &&
@@ -20517,13 +21204,16 @@ int MPI_Get_processor_name(char *name, int *resultlen) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Get_version(mpich_MPI_Get_version_fn *tracer_real,
                                         const void *tracer_caller, int *version, int *subversion) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_version_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_version", (void **)&mpich_real.MPI_Get_version);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, subversion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_version) &&
@@ -20592,13 +21282,16 @@ int MPI_Get_version(int *version, int *subversion) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Op_commutative(mpich_MPI_Op_commutative_fn *tracer_real,
                                            const void *tracer_caller, MPI_Op op, int *commute) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Op_commutative_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Op_commutative", (void **)&mpich_real.MPI_Op_commutative);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(op, commute);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_commutative) &&
@@ -20667,13 +21360,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Op_create(mpich_MPI_Op_create_fn *tracer_real,
                                       const void *tracer_caller, MPI_User_function *user_fn,
                                       int commute, MPI_Op *op) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Op_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Op_create", (void **)&mpich_real.MPI_Op_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(user_fn, commute, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create) &&
@@ -20743,13 +21439,16 @@ int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Op_free(mpich_MPI_Op_free_fn *tracer_real, const void *tracer_caller,
                                     MPI_Op *op) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Op_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Op_free", (void **)&mpich_real.MPI_Op_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_free) &&
@@ -20815,13 +21514,16 @@ int MPI_Op_free(MPI_Op *op) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Parrived(mpich_MPI_Parrived_fn *tracer_real, const void *tracer_caller,
                                      MPI_Request request, int partition, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Parrived_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Parrived", (void **)&mpich_real.MPI_Parrived);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, partition, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Parrived) &&
@@ -20893,13 +21595,16 @@ int MPI_Parrived(MPI_Request request, int partition, int *flag) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Pready(mpich_MPI_Pready_fn *tracer_real, const void *tracer_caller,
                                    int partition, MPI_Request request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Pready_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pready", (void **)&mpich_real.MPI_Pready);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(partition, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready) &&
@@ -20967,13 +21672,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Pready_list(mpich_MPI_Pready_list_fn *tracer_real,
                                         const void *tracer_caller, int length,
                                         int array_of_partitions[], MPI_Request request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Pready_list_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pready_list", (void **)&mpich_real.MPI_Pready_list);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(length, array_of_partitions, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_list) &&
@@ -21045,13 +21753,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Pready_range(mpich_MPI_Pready_range_fn *tracer_real,
                                          const void *tracer_caller, int partition_low,
                                          int partition_high, MPI_Request request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Pready_range_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pready_range", (void **)&mpich_real.MPI_Pready_range);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(partition_low, partition_high, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pready_range) &&
@@ -21124,13 +21835,16 @@ static int mpich_traced_MPI_Precv_init(mpich_MPI_Precv_init_fn *tracer_real,
                                        const void *tracer_caller, void *buf, int partitions,
                                        MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                                        MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Precv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Precv_init", (void **)&mpich_real.MPI_Precv_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, partitions, count, datatype, dest, tag, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Precv_init) &&
@@ -21219,13 +21933,16 @@ static int mpich_traced_MPI_Psend_init(mpich_MPI_Psend_init_fn *tracer_real,
                                        const void *tracer_caller, const void *buf, int partitions,
                                        MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                                        MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Psend_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Psend_init", (void **)&mpich_real.MPI_Psend_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, partitions, count, datatype, dest, tag, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Psend_init) &&
@@ -21313,13 +22030,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Bsend(mpich_MPI_Bsend_fn *tracer_real, const void *tracer_caller,
                                   const void *buf, int count, MPI_Datatype datatype, int dest,
                                   int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Bsend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bsend", (void **)&mpich_real.MPI_Bsend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend) &&
@@ -21400,13 +22120,16 @@ static int mpich_traced_MPI_Bsend_init(mpich_MPI_Bsend_init_fn *tracer_real,
                                        const void *tracer_caller, const void *buf, int count,
                                        MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                                        MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Bsend_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bsend_init", (void **)&mpich_real.MPI_Bsend_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init) &&
@@ -21490,13 +22213,16 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 __attribute__((noinline))
 static int mpich_traced_MPI_Buffer_attach(mpich_MPI_Buffer_attach_fn *tracer_real,
                                           const void *tracer_caller, void *buffer, int size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Buffer_attach_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Buffer_attach", (void **)&mpich_real.MPI_Buffer_attach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach) &&
@@ -21563,13 +22289,16 @@ int MPI_Buffer_attach(void *buffer, int size) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Buffer_detach(mpich_MPI_Buffer_detach_fn *tracer_real,
                                           const void *tracer_caller, void *buffer_addr, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Buffer_detach_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Buffer_detach", (void **)&mpich_real.MPI_Buffer_detach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer_addr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach) &&
@@ -21638,13 +22367,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Ibsend(mpich_MPI_Ibsend_fn *tracer_real, const void *tracer_caller,
                                    const void *buf, int count, MPI_Datatype datatype, int dest,
                                    int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ibsend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ibsend", (void **)&mpich_real.MPI_Ibsend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend) &&
@@ -21729,13 +22461,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Improbe(mpich_MPI_Improbe_fn *tracer_real, const void *tracer_caller,
                                     int source, int tag, MPI_Comm comm, int *flag,
                                     MPI_Message *message, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Improbe_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Improbe", (void **)&mpich_real.MPI_Improbe);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Improbe) &&
@@ -21817,13 +22552,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Imrecv(mpich_MPI_Imrecv_fn *tracer_real, const void *tracer_caller,
                                    void *buf, int count, MPI_Datatype datatype,
                                    MPI_Message *message, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Imrecv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Imrecv", (void **)&mpich_real.MPI_Imrecv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv) &&
@@ -21902,13 +22640,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Iprobe(mpich_MPI_Iprobe_fn *tracer_real, const void *tracer_caller,
                                    int source, int tag, MPI_Comm comm, int *flag,
                                    MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iprobe_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iprobe", (void **)&mpich_real.MPI_Iprobe);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iprobe) &&
@@ -21985,13 +22726,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Irecv(mpich_MPI_Irecv_fn *tracer_real, const void *tracer_caller,
                                   void *buf, int count, MPI_Datatype datatype, int source, int tag,
                                   MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Irecv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Irecv", (void **)&mpich_real.MPI_Irecv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv) &&
@@ -22076,13 +22820,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Irsend(mpich_MPI_Irsend_fn *tracer_real, const void *tracer_caller,
                                    const void *buf, int count, MPI_Datatype datatype, int dest,
                                    int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Irsend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Irsend", (void **)&mpich_real.MPI_Irsend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend) &&
@@ -22167,13 +22914,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Isend(mpich_MPI_Isend_fn *tracer_real, const void *tracer_caller,
                                   const void *buf, int count, MPI_Datatype datatype, int dest,
                                   int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Isend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isend", (void **)&mpich_real.MPI_Isend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend) &&
@@ -22260,13 +23010,16 @@ static int mpich_traced_MPI_Isendrecv(mpich_MPI_Isendrecv_fn *tracer_real,
                                       MPI_Datatype sendtype, int dest, int sendtag, void *recvbuf,
                                       int recvcount, MPI_Datatype recvtype, int source, int recvtag,
                                       MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Isendrecv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isendrecv", (void **)&mpich_real.MPI_Isendrecv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, request);
   }
@@ -22369,13 +23122,16 @@ static int mpich_traced_MPI_Isendrecv_replace(mpich_MPI_Isendrecv_replace_fn *tr
                                               MPI_Datatype datatype, int dest, int sendtag,
                                               int source, int recvtag, MPI_Comm comm,
                                               MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Isendrecv_replace_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isendrecv_replace", (void **)&mpich_real.MPI_Isendrecv_replace);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace) &&
@@ -22464,13 +23220,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Issend(mpich_MPI_Issend_fn *tracer_real, const void *tracer_caller,
                                    const void *buf, int count, MPI_Datatype datatype, int dest,
                                    int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Issend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Issend", (void **)&mpich_real.MPI_Issend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend) &&
@@ -22555,13 +23314,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Mprobe(mpich_MPI_Mprobe_fn *tracer_real, const void *tracer_caller,
                                    int source, int tag, MPI_Comm comm, MPI_Message *message,
                                    MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Mprobe_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Mprobe", (void **)&mpich_real.MPI_Mprobe);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mprobe) &&
@@ -22638,13 +23400,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Mrecv(mpich_MPI_Mrecv_fn *tracer_real, const void *tracer_caller,
                                   void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
                                   MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Mrecv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Mrecv", (void **)&mpich_real.MPI_Mrecv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv) &&
@@ -22720,13 +23485,16 @@ int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
 __attribute__((noinline))
 static int mpich_traced_MPI_Probe(mpich_MPI_Probe_fn *tracer_real, const void *tracer_caller,
                                   int source, int tag, MPI_Comm comm, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Probe_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Probe", (void **)&mpich_real.MPI_Probe);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Probe) &&
@@ -22799,13 +23567,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Recv(mpich_MPI_Recv_fn *tracer_real, const void *tracer_caller,
                                  void *buf, int count, MPI_Datatype datatype, int source, int tag,
                                  MPI_Comm comm, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Recv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Recv", (void **)&mpich_real.MPI_Recv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv) &&
@@ -22890,13 +23661,16 @@ static int mpich_traced_MPI_Recv_init(mpich_MPI_Recv_init_fn *tracer_real,
                                       const void *tracer_caller, void *buf, int count,
                                       MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                                       MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Recv_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Recv_init", (void **)&mpich_real.MPI_Recv_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init) &&
@@ -22981,13 +23755,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Rsend(mpich_MPI_Rsend_fn *tracer_real, const void *tracer_caller,
                                   const void *buf, int count, MPI_Datatype datatype, int dest,
                                   int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Rsend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rsend", (void **)&mpich_real.MPI_Rsend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend) &&
@@ -23068,13 +23845,16 @@ static int mpich_traced_MPI_Rsend_init(mpich_MPI_Rsend_init_fn *tracer_real,
                                        const void *tracer_caller, const void *buf, int count,
                                        MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                                        MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Rsend_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rsend_init", (void **)&mpich_real.MPI_Rsend_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init) &&
@@ -23159,13 +23939,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Send(mpich_MPI_Send_fn *tracer_real, const void *tracer_caller,
                                  const void *buf, int count, MPI_Datatype datatype, int dest,
                                  int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Send_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Send", (void **)&mpich_real.MPI_Send);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send) &&
@@ -23246,13 +24029,16 @@ static int mpich_traced_MPI_Send_init(mpich_MPI_Send_init_fn *tracer_real,
                                       const void *tracer_caller, const void *buf, int count,
                                       MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                                       MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Send_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Send_init", (void **)&mpich_real.MPI_Send_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init) &&
@@ -23339,13 +24125,16 @@ static int mpich_traced_MPI_Sendrecv(mpich_MPI_Sendrecv_fn *tracer_real, const v
                                      int dest, int sendtag, void *recvbuf, int recvcount,
                                      MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
                                      MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Sendrecv_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Sendrecv", (void **)&mpich_real.MPI_Sendrecv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
@@ -23449,13 +24238,16 @@ static int mpich_traced_MPI_Sendrecv_replace(mpich_MPI_Sendrecv_replace_fn *trac
                                              MPI_Datatype datatype, int dest, int sendtag,
                                              int source, int recvtag, MPI_Comm comm,
                                              MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Sendrecv_replace_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Sendrecv_replace", (void **)&mpich_real.MPI_Sendrecv_replace);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace) &&
@@ -23544,13 +24336,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Ssend(mpich_MPI_Ssend_fn *tracer_real, const void *tracer_caller,
                                   const void *buf, int count, MPI_Datatype datatype, int dest,
                                   int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ssend_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ssend", (void **)&mpich_real.MPI_Ssend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend) &&
@@ -23631,13 +24426,16 @@ static int mpich_traced_MPI_Ssend_init(mpich_MPI_Ssend_init_fn *tracer_real,
                                        const void *tracer_caller, const void *buf, int count,
                                        MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                                        MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ssend_init_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ssend_init", (void **)&mpich_real.MPI_Ssend_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init) &&
@@ -23721,13 +24519,16 @@ int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 __attribute__((noinline))
 static int mpich_traced_MPI_Cancel(mpich_MPI_Cancel_fn *tracer_real, const void *tracer_caller,
                                    MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Cancel_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cancel", (void **)&mpich_real.MPI_Cancel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cancel) &&
@@ -23793,13 +24594,16 @@ int MPI_Cancel(MPI_Request *request) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Grequest_complete(mpich_MPI_Grequest_complete_fn *tracer_real,
                                               const void *tracer_caller, MPI_Request request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Grequest_complete_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Grequest_complete", (void **)&mpich_real.MPI_Grequest_complete);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_complete) &&
@@ -23868,13 +24672,16 @@ static int mpich_traced_MPI_Grequest_start(mpich_MPI_Grequest_start_fn *tracer_r
                                            MPI_Grequest_free_function *free_fn,
                                            MPI_Grequest_cancel_function *cancel_fn,
                                            void *extra_state, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Grequest_start_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Grequest_start", (void **)&mpich_real.MPI_Grequest_start);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Grequest_start) &&
@@ -23953,13 +24760,16 @@ int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_
 __attribute__((noinline))
 static int mpich_traced_MPI_Request_free(mpich_MPI_Request_free_fn *tracer_real,
                                          const void *tracer_caller, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Request_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Request_free", (void **)&mpich_real.MPI_Request_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_free) &&
@@ -24026,13 +24836,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Request_get_status(mpich_MPI_Request_get_status_fn *tracer_real,
                                                const void *tracer_caller, MPI_Request request,
                                                int *flag, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Request_get_status_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Request_get_status", (void **)&mpich_real.MPI_Request_get_status);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Request_get_status) &&
@@ -24103,13 +24916,16 @@ int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Start(mpich_MPI_Start_fn *tracer_real, const void *tracer_caller,
                                   MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Start_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Start", (void **)&mpich_real.MPI_Start);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Start) &&
@@ -24175,13 +24991,16 @@ int MPI_Start(MPI_Request *request) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Startall(mpich_MPI_Startall_fn *tracer_real, const void *tracer_caller,
                                      int count, MPI_Request array_of_requests[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Startall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Startall", (void **)&mpich_real.MPI_Startall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Startall) &&
@@ -24250,13 +25069,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Status_set_cancelled(mpich_MPI_Status_set_cancelled_fn *tracer_real,
                                                  const void *tracer_caller, MPI_Status *status,
                                                  int flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Status_set_cancelled_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Status_set_cancelled", (void **)&mpich_real.MPI_Status_set_cancelled);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Status_set_cancelled) &&
@@ -24324,13 +25146,16 @@ int MPI_Status_set_cancelled(MPI_Status *status, int flag) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Test(mpich_MPI_Test_fn *tracer_real, const void *tracer_caller,
                                  MPI_Request *request, int *flag, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Test_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Test", (void **)&mpich_real.MPI_Test);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
   mpich_depth++;
@@ -24388,13 +25213,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Test_cancelled(mpich_MPI_Test_cancelled_fn *tracer_real,
                                            const void *tracer_caller, const MPI_Status *status,
                                            int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Test_cancelled_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Test_cancelled", (void **)&mpich_real.MPI_Test_cancelled);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Test_cancelled) &&
@@ -24463,13 +25291,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Testall(mpich_MPI_Testall_fn *tracer_real, const void *tracer_caller,
                                     int count, MPI_Request array_of_requests[], int *flag,
                                     MPI_Status array_of_statuses[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Testall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Testall", (void **)&mpich_real.MPI_Testall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, flag, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testall) &&
@@ -24546,13 +25377,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Testany(mpich_MPI_Testany_fn *tracer_real, const void *tracer_caller,
                                     int count, MPI_Request array_of_requests[], int *indx,
                                     int *flag, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Testany_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Testany", (void **)&mpich_real.MPI_Testany);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, indx, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testany) &&
@@ -24631,13 +25465,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Testsome(mpich_MPI_Testsome_fn *tracer_real, const void *tracer_caller,
                                      int incount, MPI_Request array_of_requests[], int *outcount,
                                      int array_of_indices[], MPI_Status array_of_statuses[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Testsome_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Testsome", (void **)&mpich_real.MPI_Testsome);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Testsome) &&
@@ -24718,13 +25555,16 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
 __attribute__((noinline))
 static int mpich_traced_MPI_Wait(mpich_MPI_Wait_fn *tracer_real, const void *tracer_caller,
                                  MPI_Request *request, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Wait_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Wait", (void **)&mpich_real.MPI_Wait);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wait__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, status);
   }
   mpich_depth++;
@@ -24778,13 +25618,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Waitall(mpich_MPI_Waitall_fn *tracer_real, const void *tracer_caller,
                                     int count, MPI_Request array_of_requests[],
                                     MPI_Status array_of_statuses[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Waitall_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Waitall", (void **)&mpich_real.MPI_Waitall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, array_of_statuses);
   }
   mpich_depth++;
@@ -24840,13 +25683,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Waitany(mpich_MPI_Waitany_fn *tracer_real, const void *tracer_caller,
                                     int count, MPI_Request array_of_requests[], int *indx,
                                     MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Waitany_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Waitany", (void **)&mpich_real.MPI_Waitany);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, indx, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitany) &&
@@ -24922,13 +25768,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Waitsome(mpich_MPI_Waitsome_fn *tracer_real, const void *tracer_caller,
                                      int incount, MPI_Request array_of_requests[], int *outcount,
                                      int array_of_indices[], MPI_Status array_of_statuses[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Waitsome_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Waitsome", (void **)&mpich_real.MPI_Waitsome);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Waitsome) &&
@@ -25012,13 +25861,16 @@ static int mpich_traced_MPI_Accumulate(mpich_MPI_Accumulate_fn *tracer_real,
                                        int origin_count, MPI_Datatype origin_datatype,
                                        int target_rank, MPI_Aint target_disp, int target_count,
                                        MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Accumulate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Accumulate", (void **)&mpich_real.MPI_Accumulate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
@@ -25113,13 +25965,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Alloc_mem(mpich_MPI_Alloc_mem_fn *tracer_real,
                                       const void *tracer_caller, MPI_Aint size, MPI_Info info,
                                       void *baseptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alloc_mem_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alloc_mem", (void **)&mpich_real.MPI_Alloc_mem);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, info, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alloc_mem) &&
@@ -25191,13 +26046,16 @@ static int mpich_traced_MPI_Compare_and_swap(mpich_MPI_Compare_and_swap_fn *trac
                                              const void *compare_addr, void *result_addr,
                                              MPI_Datatype datatype, int target_rank,
                                              MPI_Aint target_disp, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Compare_and_swap_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Compare_and_swap", (void **)&mpich_real.MPI_Compare_and_swap);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Compare_and_swap__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
                        win);
   }
@@ -25285,13 +26143,16 @@ static int mpich_traced_MPI_Fetch_and_op(mpich_MPI_Fetch_and_op_fn *tracer_real,
                                          const void *tracer_caller, const void *origin_addr,
                                          void *result_addr, MPI_Datatype datatype, int target_rank,
                                          MPI_Aint target_disp, MPI_Op op, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Fetch_and_op_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Fetch_and_op", (void **)&mpich_real.MPI_Fetch_and_op);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Fetch_and_op) &&
@@ -25373,13 +26234,16 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
 __attribute__((noinline))
 static int mpich_traced_MPI_Free_mem(mpich_MPI_Free_mem_fn *tracer_real, const void *tracer_caller,
                                      void *base) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Free_mem_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Free_mem", (void **)&mpich_real.MPI_Free_mem);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Free_mem) &&
@@ -25446,13 +26310,16 @@ static int mpich_traced_MPI_Get(mpich_MPI_Get_fn *tracer_real, const void *trace
                                 void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                                 int target_rank, MPI_Aint target_disp, int target_count,
                                 MPI_Datatype target_datatype, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get", (void **)&mpich_real.MPI_Get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -25547,13 +26414,16 @@ static int mpich_traced_MPI_Get_accumulate(mpich_MPI_Get_accumulate_fn *tracer_r
                                            MPI_Datatype result_datatype, int target_rank,
                                            MPI_Aint target_disp, int target_count,
                                            MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_accumulate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_accumulate", (void **)&mpich_real.MPI_Get_accumulate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
@@ -25661,13 +26531,16 @@ static int mpich_traced_MPI_Put(mpich_MPI_Put_fn *tracer_real, const void *trace
                                 const void *origin_addr, int origin_count,
                                 MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
                                 int target_count, MPI_Datatype target_datatype, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Put_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Put", (void **)&mpich_real.MPI_Put);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -25762,13 +26635,16 @@ static int mpich_traced_MPI_Raccumulate(mpich_MPI_Raccumulate_fn *tracer_real,
                                         int target_rank, MPI_Aint target_disp, int target_count,
                                         MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Raccumulate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Raccumulate", (void **)&mpich_real.MPI_Raccumulate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
@@ -25867,13 +26743,16 @@ static int mpich_traced_MPI_Rget(mpich_MPI_Rget_fn *tracer_real, const void *tra
                                  void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                                  int target_rank, MPI_Aint target_disp, int target_count,
                                  MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Rget_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rget", (void **)&mpich_real.MPI_Rget);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -25974,13 +26853,16 @@ static int mpich_traced_MPI_Rget_accumulate(mpich_MPI_Rget_accumulate_fn *tracer
                                             MPI_Aint target_disp, int target_count,
                                             MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                                             MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Rget_accumulate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rget_accumulate", (void **)&mpich_real.MPI_Rget_accumulate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
@@ -26090,13 +26972,16 @@ static int mpich_traced_MPI_Rput(mpich_MPI_Rput_fn *tracer_real, const void *tra
                                  MPI_Datatype origin_datatype, int target_rank,
                                  MPI_Aint target_disp, int target_count,
                                  MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Rput_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rput", (void **)&mpich_real.MPI_Rput);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -26192,13 +27077,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_allocate(mpich_MPI_Win_allocate_fn *tracer_real,
                                          const void *tracer_caller, MPI_Aint size, int disp_unit,
                                          MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_allocate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_allocate", (void **)&mpich_real.MPI_Win_allocate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate) &&
@@ -26279,13 +27167,16 @@ static int mpich_traced_MPI_Win_allocate_shared(mpich_MPI_Win_allocate_shared_fn
                                                 const void *tracer_caller, MPI_Aint size,
                                                 int disp_unit, MPI_Info info, MPI_Comm comm,
                                                 void *baseptr, MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_allocate_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_allocate_shared", (void **)&mpich_real.MPI_Win_allocate_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared) &&
@@ -26365,13 +27256,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_attach(mpich_MPI_Win_attach_fn *tracer_real,
                                        const void *tracer_caller, MPI_Win win, void *base,
                                        MPI_Aint size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_attach_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_attach", (void **)&mpich_real.MPI_Win_attach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, base, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_attach) &&
@@ -26440,13 +27334,16 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_complete(mpich_MPI_Win_complete_fn *tracer_real,
                                          const void *tracer_caller, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_complete_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_complete", (void **)&mpich_real.MPI_Win_complete);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_complete) &&
@@ -26512,13 +27409,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_create(mpich_MPI_Win_create_fn *tracer_real,
                                        const void *tracer_caller, void *base, MPI_Aint size,
                                        int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_create", (void **)&mpich_real.MPI_Win_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create) &&
@@ -26598,13 +27498,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_create_dynamic(mpich_MPI_Win_create_dynamic_fn *tracer_real,
                                                const void *tracer_caller, MPI_Info info,
                                                MPI_Comm comm, MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_create_dynamic_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_create_dynamic", (void **)&mpich_real.MPI_Win_create_dynamic);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_dynamic) &&
@@ -26675,13 +27578,16 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_detach(mpich_MPI_Win_detach_fn *tracer_real,
                                        const void *tracer_caller, MPI_Win win, const void *base) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_detach_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_detach", (void **)&mpich_real.MPI_Win_detach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_detach) &&
@@ -26748,13 +27654,16 @@ int MPI_Win_detach(MPI_Win win, const void *base) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_fence(mpich_MPI_Win_fence_fn *tracer_real,
                                       const void *tracer_caller, int assert, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_fence_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_fence", (void **)&mpich_real.MPI_Win_fence);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_fence) &&
@@ -26821,13 +27730,16 @@ int MPI_Win_fence(int assert, MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_flush(mpich_MPI_Win_flush_fn *tracer_real,
                                       const void *tracer_caller, int rank, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_flush_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_flush", (void **)&mpich_real.MPI_Win_flush);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush) &&
@@ -26894,13 +27806,16 @@ int MPI_Win_flush(int rank, MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_flush_all(mpich_MPI_Win_flush_all_fn *tracer_real,
                                           const void *tracer_caller, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_flush_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_flush_all", (void **)&mpich_real.MPI_Win_flush_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_all) &&
@@ -26965,13 +27880,16 @@ int MPI_Win_flush_all(MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_flush_local(mpich_MPI_Win_flush_local_fn *tracer_real,
                                             const void *tracer_caller, int rank, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_flush_local_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_flush_local", (void **)&mpich_real.MPI_Win_flush_local);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local) &&
@@ -27038,13 +27956,16 @@ int MPI_Win_flush_local(int rank, MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_flush_local_all(mpich_MPI_Win_flush_local_all_fn *tracer_real,
                                                 const void *tracer_caller, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_flush_local_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_flush_local_all", (void **)&mpich_real.MPI_Win_flush_local_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_flush_local_all) &&
@@ -27109,13 +28030,16 @@ int MPI_Win_flush_local_all(MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_free(mpich_MPI_Win_free_fn *tracer_real, const void *tracer_caller,
                                      MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_free", (void **)&mpich_real.MPI_Win_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_free) &&
@@ -27181,13 +28105,16 @@ int MPI_Win_free(MPI_Win *win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_get_group(mpich_MPI_Win_get_group_fn *tracer_real,
                                           const void *tracer_caller, MPI_Win win, MPI_Group *group) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_get_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_get_group", (void **)&mpich_real.MPI_Win_get_group);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_group) &&
@@ -27256,13 +28183,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_get_info(mpich_MPI_Win_get_info_fn *tracer_real,
                                          const void *tracer_caller, MPI_Win win,
                                          MPI_Info *info_used) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_get_info", (void **)&mpich_real.MPI_Win_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_info) &&
@@ -27331,13 +28261,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_get_name(mpich_MPI_Win_get_name_fn *tracer_real,
                                          const void *tracer_caller, MPI_Win win, char *win_name,
                                          int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_get_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_get_name", (void **)&mpich_real.MPI_Win_get_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_get_name) &&
@@ -27410,13 +28343,16 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_lock(mpich_MPI_Win_lock_fn *tracer_real, const void *tracer_caller,
                                      int lock_type, int rank, int assert, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_lock_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_lock", (void **)&mpich_real.MPI_Win_lock);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(lock_type, rank, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock) &&
@@ -27489,13 +28425,16 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_lock_all(mpich_MPI_Win_lock_all_fn *tracer_real,
                                          const void *tracer_caller, int assert, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_lock_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_lock_all", (void **)&mpich_real.MPI_Win_lock_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_lock_all) &&
@@ -27562,13 +28501,16 @@ int MPI_Win_lock_all(int assert, MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_post(mpich_MPI_Win_post_fn *tracer_real, const void *tracer_caller,
                                      MPI_Group group, int assert, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_post_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_post", (void **)&mpich_real.MPI_Win_post);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_post) &&
@@ -27637,13 +28579,16 @@ int MPI_Win_post(MPI_Group group, int assert, MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_set_info(mpich_MPI_Win_set_info_fn *tracer_real,
                                          const void *tracer_caller, MPI_Win win, MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_set_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_set_info", (void **)&mpich_real.MPI_Win_set_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_info) &&
@@ -27711,13 +28656,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_set_name(mpich_MPI_Win_set_name_fn *tracer_real,
                                          const void *tracer_caller, MPI_Win win,
                                          const char *win_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_set_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_set_name", (void **)&mpich_real.MPI_Win_set_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_set_name) &&
@@ -27785,13 +28733,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_shared_query(mpich_MPI_Win_shared_query_fn *tracer_real,
                                              const void *tracer_caller, MPI_Win win, int rank,
                                              MPI_Aint *size, int *disp_unit, void *baseptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_shared_query_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_shared_query", (void **)&mpich_real.MPI_Win_shared_query);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query) &&
@@ -27869,13 +28820,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_start(mpich_MPI_Win_start_fn *tracer_real,
                                       const void *tracer_caller, MPI_Group group, int assert,
                                       MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_start_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_start", (void **)&mpich_real.MPI_Win_start);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_start) &&
@@ -27944,13 +28898,16 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_sync(mpich_MPI_Win_sync_fn *tracer_real, const void *tracer_caller,
                                      MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_sync_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_sync", (void **)&mpich_real.MPI_Win_sync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_sync) &&
@@ -28015,13 +28972,16 @@ int MPI_Win_sync(MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_test(mpich_MPI_Win_test_fn *tracer_real, const void *tracer_caller,
                                      MPI_Win win, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_test_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_test", (void **)&mpich_real.MPI_Win_test);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_test) &&
@@ -28089,13 +29049,16 @@ int MPI_Win_test(MPI_Win win, int *flag) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_unlock(mpich_MPI_Win_unlock_fn *tracer_real,
                                        const void *tracer_caller, int rank, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_unlock_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_unlock", (void **)&mpich_real.MPI_Win_unlock);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock) &&
@@ -28162,13 +29125,16 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_unlock_all(mpich_MPI_Win_unlock_all_fn *tracer_real,
                                            const void *tracer_caller, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_unlock_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_unlock_all", (void **)&mpich_real.MPI_Win_unlock_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_unlock_all) &&
@@ -28233,13 +29199,16 @@ int MPI_Win_unlock_all(MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Win_wait(mpich_MPI_Win_wait_fn *tracer_real, const void *tracer_caller,
                                      MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_wait_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_wait", (void **)&mpich_real.MPI_Win_wait);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_wait) &&
@@ -28304,13 +29273,16 @@ int MPI_Win_wait(MPI_Win win) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Close_port(mpich_MPI_Close_port_fn *tracer_real,
                                        const void *tracer_caller, const char *port_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Close_port_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Close_port", (void **)&mpich_real.MPI_Close_port);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Close_port) &&
@@ -28376,13 +29348,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_accept(mpich_MPI_Comm_accept_fn *tracer_real,
                                         const void *tracer_caller, const char *port_name,
                                         MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_accept_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_accept", (void **)&mpich_real.MPI_Comm_accept);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_accept) &&
@@ -28459,13 +29434,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Comm_connect(mpich_MPI_Comm_connect_fn *tracer_real,
                                          const void *tracer_caller, const char *port_name,
                                          MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_connect_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_connect", (void **)&mpich_real.MPI_Comm_connect);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_connect) &&
@@ -28542,13 +29520,16 @@ int MPI_Comm_connect(const char *port_name, MPI_Info info, int root, MPI_Comm co
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_disconnect(mpich_MPI_Comm_disconnect_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm *comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_disconnect_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_disconnect", (void **)&mpich_real.MPI_Comm_disconnect);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_disconnect) &&
@@ -28614,13 +29595,16 @@ int MPI_Comm_disconnect(MPI_Comm *comm) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_get_parent(mpich_MPI_Comm_get_parent_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm *parent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_get_parent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_get_parent", (void **)&mpich_real.MPI_Comm_get_parent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(parent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_get_parent) &&
@@ -28686,13 +29670,16 @@ int MPI_Comm_get_parent(MPI_Comm *parent) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Comm_join(mpich_MPI_Comm_join_fn *tracer_real,
                                       const void *tracer_caller, int fd, MPI_Comm *intercomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_join_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_join", (void **)&mpich_real.MPI_Comm_join);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fd, intercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_join) &&
@@ -28762,13 +29749,16 @@ static int mpich_traced_MPI_Comm_spawn(mpich_MPI_Comm_spawn_fn *tracer_real,
                                        const void *tracer_caller, const char *command, char *argv[],
                                        int maxprocs, MPI_Info info, int root, MPI_Comm comm,
                                        MPI_Comm *intercomm, int array_of_errcodes[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_spawn_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_spawn", (void **)&mpich_real.MPI_Comm_spawn);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn) &&
@@ -28859,13 +29849,16 @@ static int mpich_traced_MPI_Comm_spawn_multiple(mpich_MPI_Comm_spawn_multiple_fn
                                                 const MPI_Info array_of_info[], int root,
                                                 MPI_Comm comm, MPI_Comm *intercomm,
                                                 int array_of_errcodes[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Comm_spawn_multiple_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Comm_spawn_multiple", (void **)&mpich_real.MPI_Comm_spawn_multiple);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Comm_spawn_multiple__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
                        root, comm, intercomm, array_of_errcodes);
   }
@@ -28960,13 +29953,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Lookup_name(mpich_MPI_Lookup_name_fn *tracer_real,
                                         const void *tracer_caller, const char *service_name,
                                         MPI_Info info, char *port_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Lookup_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Lookup_name", (void **)&mpich_real.MPI_Lookup_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Lookup_name) &&
@@ -29038,13 +30034,16 @@ int MPI_Lookup_name(const char *service_name, MPI_Info info, char *port_name) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Open_port(mpich_MPI_Open_port_fn *tracer_real,
                                       const void *tracer_caller, MPI_Info info, char *port_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Open_port_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Open_port", (void **)&mpich_real.MPI_Open_port);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Open_port) &&
@@ -29113,13 +30112,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Publish_name(mpich_MPI_Publish_name_fn *tracer_real,
                                          const void *tracer_caller, const char *service_name,
                                          MPI_Info info, const char *port_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Publish_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Publish_name", (void **)&mpich_real.MPI_Publish_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Publish_name) &&
@@ -29191,13 +30193,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Unpublish_name(mpich_MPI_Unpublish_name_fn *tracer_real,
                                            const void *tracer_caller, const char *service_name,
                                            MPI_Info info, const char *port_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Unpublish_name_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Unpublish_name", (void **)&mpich_real.MPI_Unpublish_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpublish_name) &&
@@ -29267,13 +30272,16 @@ int MPI_Unpublish_name(const char *service_name, MPI_Info info, const char *port
 /* MPI_Wtick, recorded: its wrapper (below) calls this while an event of it is enabled. */
 __attribute__((noinline))
 static double mpich_traced_MPI_Wtick(mpich_MPI_Wtick_fn *tracer_real, const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Wtick_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Wtick", (void **)&mpich_real.MPI_Wtick);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtick) &&
@@ -29336,13 +30344,16 @@ double MPI_Wtick(void) {
 /* MPI_Wtime, recorded: its wrapper (below) calls this while an event of it is enabled. */
 __attribute__((noinline))
 static double mpich_traced_MPI_Wtime(mpich_MPI_Wtime_fn *tracer_real, const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Wtime_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Wtime", (void **)&mpich_real.MPI_Wtime);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Wtime) &&
@@ -29407,13 +30418,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Cart_coords(mpich_MPI_Cart_coords_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm, int rank,
                                         int maxdims, int coords[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Cart_coords_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_coords", (void **)&mpich_real.MPI_Cart_coords);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxdims, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_coords) &&
@@ -29488,13 +30502,16 @@ static int mpich_traced_MPI_Cart_create(mpich_MPI_Cart_create_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm_old, int ndims,
                                         const int dims[], const int periods[], int reorder,
                                         MPI_Comm *comm_cart) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Cart_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_create", (void **)&mpich_real.MPI_Cart_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, ndims, dims, periods, reorder, comm_cart);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_create) &&
@@ -29575,13 +30592,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Cart_get(mpich_MPI_Cart_get_fn *tracer_real, const void *tracer_caller,
                                      MPI_Comm comm, int maxdims, int dims[], int periods[],
                                      int coords[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Cart_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_get", (void **)&mpich_real.MPI_Cart_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxdims, dims, periods, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_get) &&
@@ -29657,13 +30677,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Cart_map(mpich_MPI_Cart_map_fn *tracer_real, const void *tracer_caller,
                                      MPI_Comm comm, int ndims, const int dims[],
                                      const int periods[], int *newrank) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Cart_map_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_map", (void **)&mpich_real.MPI_Cart_map);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, ndims, dims, periods, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_map) &&
@@ -29740,13 +30763,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Cart_rank(mpich_MPI_Cart_rank_fn *tracer_real,
                                       const void *tracer_caller, MPI_Comm comm, const int coords[],
                                       int *rank) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Cart_rank_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_rank", (void **)&mpich_real.MPI_Cart_rank);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, coords, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_rank) &&
@@ -29817,13 +30843,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Cart_shift(mpich_MPI_Cart_shift_fn *tracer_real,
                                        const void *tracer_caller, MPI_Comm comm, int direction,
                                        int disp, int *rank_source, int *rank_dest) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Cart_shift_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_shift", (void **)&mpich_real.MPI_Cart_shift);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, direction, disp, rank_source, rank_dest);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_shift) &&
@@ -29900,13 +30929,16 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int *rank_source, int
 __attribute__((noinline))
 static int mpich_traced_MPI_Cart_sub(mpich_MPI_Cart_sub_fn *tracer_real, const void *tracer_caller,
                                      MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Cart_sub_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cart_sub", (void **)&mpich_real.MPI_Cart_sub);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, remain_dims, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cart_sub) &&
@@ -29978,13 +31010,16 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *newcomm) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Cartdim_get(mpich_MPI_Cartdim_get_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm, int *ndims) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Cartdim_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Cartdim_get", (void **)&mpich_real.MPI_Cartdim_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, ndims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Cartdim_get) &&
@@ -30053,13 +31088,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Dims_create(mpich_MPI_Dims_create_fn *tracer_real,
                                         const void *tracer_caller, int nnodes, int ndims,
                                         int dims[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Dims_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Dims_create", (void **)&mpich_real.MPI_Dims_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(nnodes, ndims, dims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dims_create) &&
@@ -30131,13 +31169,16 @@ static int mpich_traced_MPI_Dist_graph_create(mpich_MPI_Dist_graph_create_fn *tr
                                               const int sources[], const int degrees[],
                                               const int destinations[], const int weights[],
                                               MPI_Info info, int reorder, MPI_Comm *comm_dist_graph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Dist_graph_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Dist_graph_create", (void **)&mpich_real.MPI_Dist_graph_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, n, sources, degrees, destinations, weights, info, reorder,
                        comm_dist_graph);
   }
@@ -30234,13 +31275,16 @@ static int mpich_traced_MPI_Dist_graph_create_adjacent(mpich_MPI_Dist_graph_crea
                                                        const int destinations[],
                                                        const int destweights[], MPI_Info info,
                                                        int reorder, MPI_Comm *comm_dist_graph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Dist_graph_create_adjacent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Dist_graph_create_adjacent", (void **)&mpich_real.MPI_Dist_graph_create_adjacent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_create_adjacent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                        destweights, info, reorder, comm_dist_graph);
   }
@@ -30340,13 +31384,16 @@ static int mpich_traced_MPI_Dist_graph_neighbors(mpich_MPI_Dist_graph_neighbors_
                                                  int maxindegree, int sources[],
                                                  int sourceweights[], int maxoutdegree,
                                                  int destinations[], int destweights[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Dist_graph_neighbors_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Dist_graph_neighbors", (void **)&mpich_real.MPI_Dist_graph_neighbors);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
                        destweights);
   }
@@ -30433,13 +31480,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Dist_graph_neighbors_count(mpich_MPI_Dist_graph_neighbors_count_fn *tracer_real,
                                                        const void *tracer_caller, MPI_Comm comm,
                                                        int *indegree, int *outdegree, int *weighted) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Dist_graph_neighbors_count_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Dist_graph_neighbors_count", (void **)&mpich_real.MPI_Dist_graph_neighbors_count);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, indegree, outdegree, weighted);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Dist_graph_neighbors_count) &&
@@ -30517,13 +31567,16 @@ static int mpich_traced_MPI_Graph_create(mpich_MPI_Graph_create_fn *tracer_real,
                                          const void *tracer_caller, MPI_Comm comm_old, int nnodes,
                                          const int indx[], const int edges[], int reorder,
                                          MPI_Comm *comm_graph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Graph_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graph_create", (void **)&mpich_real.MPI_Graph_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, nnodes, indx, edges, reorder, comm_graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_create) &&
@@ -30604,13 +31657,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Graph_get(mpich_MPI_Graph_get_fn *tracer_real,
                                       const void *tracer_caller, MPI_Comm comm, int maxindex,
                                       int maxedges, int indx[], int edges[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Graph_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graph_get", (void **)&mpich_real.MPI_Graph_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxindex, maxedges, indx, edges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_get) &&
@@ -30687,13 +31743,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Graph_map(mpich_MPI_Graph_map_fn *tracer_real,
                                       const void *tracer_caller, MPI_Comm comm, int nnodes,
                                       const int indx[], const int edges[], int *newrank) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Graph_map_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graph_map", (void **)&mpich_real.MPI_Graph_map);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, indx, edges, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_map) &&
@@ -30770,13 +31829,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Graph_neighbors(mpich_MPI_Graph_neighbors_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm comm, int rank,
                                             int maxneighbors, int neighbors[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Graph_neighbors_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graph_neighbors", (void **)&mpich_real.MPI_Graph_neighbors);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxneighbors, neighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors) &&
@@ -30850,13 +31912,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Graph_neighbors_count(mpich_MPI_Graph_neighbors_count_fn *tracer_real,
                                                   const void *tracer_caller, MPI_Comm comm,
                                                   int rank, int *nneighbors) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Graph_neighbors_count_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graph_neighbors_count", (void **)&mpich_real.MPI_Graph_neighbors_count);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, nneighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graph_neighbors_count) &&
@@ -30929,13 +31994,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Graphdims_get(mpich_MPI_Graphdims_get_fn *tracer_real,
                                           const void *tracer_caller, MPI_Comm comm, int *nnodes,
                                           int *nedges) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Graphdims_get_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Graphdims_get", (void **)&mpich_real.MPI_Graphdims_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, nedges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Graphdims_get) &&
@@ -31007,13 +32075,16 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
 __attribute__((noinline))
 static int mpich_traced_MPI_Topo_test(mpich_MPI_Topo_test_fn *tracer_real,
                                       const void *tracer_caller, MPI_Comm comm, int *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Topo_test_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Topo_test", (void **)&mpich_real.MPI_Topo_test);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Topo_test) &&
@@ -31081,13 +32152,16 @@ int MPI_Topo_test(MPI_Comm comm, int *status) {
 __attribute__((noinline))
 static int mpich_traced_MPI_T_category_changed(mpich_MPI_T_category_changed_fn *tracer_real,
                                                const void *tracer_caller, int *update_number) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_category_changed_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_changed", (void **)&mpich_real.MPI_T_category_changed);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(update_number);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_changed) &&
@@ -31155,13 +32229,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_category_get_categories(mpich_MPI_T_category_get_categories_fn *tracer_real,
                                                       const void *tracer_caller, int cat_index,
                                                       int len, int indices[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_category_get_categories_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_categories", (void **)&mpich_real.MPI_T_category_get_categories);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_categories) &&
@@ -31233,13 +32310,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_category_get_cvars(mpich_MPI_T_category_get_cvars_fn *tracer_real,
                                                  const void *tracer_caller, int cat_index, int len,
                                                  int indices[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_category_get_cvars_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_cvars", (void **)&mpich_real.MPI_T_category_get_cvars);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_cvars) &&
@@ -31311,13 +32391,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_category_get_events(mpich_MPI_T_category_get_events_fn *tracer_real,
                                                   const void *tracer_caller, int cat_index, int len,
                                                   int indices[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_category_get_events_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_events", (void **)&mpich_real.MPI_T_category_get_events);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_events) &&
@@ -31389,13 +32472,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_category_get_index(mpich_MPI_T_category_get_index_fn *tracer_real,
                                                  const void *tracer_caller, const char *name,
                                                  int *cat_index) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_category_get_index_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_index", (void **)&mpich_real.MPI_T_category_get_index);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, cat_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_index) &&
@@ -31467,13 +32553,16 @@ static int mpich_traced_MPI_T_category_get_info(mpich_MPI_T_category_get_info_fn
                                                 char *name, int *name_len, char *desc,
                                                 int *desc_len, int *num_cvars, int *num_pvars,
                                                 int *num_categories) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_category_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_info", (void **)&mpich_real.MPI_T_category_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                        num_categories);
   }
@@ -31568,13 +32657,16 @@ int MPI_T_category_get_info(int cat_index, char *name, int *name_len, char *desc
 __attribute__((noinline))
 static int mpich_traced_MPI_T_category_get_num(mpich_MPI_T_category_get_num_fn *tracer_real,
                                                const void *tracer_caller, int *num_cat) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_category_get_num_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_num", (void **)&mpich_real.MPI_T_category_get_num);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_cat);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num) &&
@@ -31641,13 +32733,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_category_get_num_events(mpich_MPI_T_category_get_num_events_fn *tracer_real,
                                                       const void *tracer_caller, int cat_index,
                                                       int *num_events) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_category_get_num_events_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_num_events", (void **)&mpich_real.MPI_T_category_get_num_events);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, num_events);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_num_events) &&
@@ -31717,13 +32812,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_category_get_pvars(mpich_MPI_T_category_get_pvars_fn *tracer_real,
                                                  const void *tracer_caller, int cat_index, int len,
                                                  int indices[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_category_get_pvars_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_category_get_pvars", (void **)&mpich_real.MPI_T_category_get_pvars);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_category_get_pvars) &&
@@ -31795,13 +32893,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_cvar_get_index(mpich_MPI_T_cvar_get_index_fn *tracer_real,
                                              const void *tracer_caller, const char *name,
                                              int *cvar_index) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_cvar_get_index_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_get_index", (void **)&mpich_real.MPI_T_cvar_get_index);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, cvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_index) &&
@@ -31873,13 +32974,16 @@ static int mpich_traced_MPI_T_cvar_get_info(mpich_MPI_T_cvar_get_info_fn *tracer
                                             int *name_len, int *verbosity, MPI_Datatype *datatype,
                                             MPI_T_enum *enumtype, char *desc, int *desc_len,
                                             int *bind, int *scope) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_cvar_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_get_info", (void **)&mpich_real.MPI_T_cvar_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len,
                        bind, scope);
   }
@@ -31982,13 +33086,16 @@ int MPI_T_cvar_get_info(int cvar_index, char *name, int *name_len, int *verbosit
 __attribute__((noinline))
 static int mpich_traced_MPI_T_cvar_get_num(mpich_MPI_T_cvar_get_num_fn *tracer_real,
                                            const void *tracer_caller, int *num_cvar) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_cvar_get_num_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_get_num", (void **)&mpich_real.MPI_T_cvar_get_num);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_cvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_get_num) &&
@@ -32056,13 +33163,16 @@ static int mpich_traced_MPI_T_cvar_handle_alloc(mpich_MPI_T_cvar_handle_alloc_fn
                                                 const void *tracer_caller, int cvar_index,
                                                 void *obj_handle, MPI_T_cvar_handle *handle,
                                                 int *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_cvar_handle_alloc_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_handle_alloc", (void **)&mpich_real.MPI_T_cvar_handle_alloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_alloc) &&
@@ -32137,13 +33247,16 @@ int MPI_T_cvar_handle_alloc(int cvar_index, void *obj_handle, MPI_T_cvar_handle 
 __attribute__((noinline))
 static int mpich_traced_MPI_T_cvar_handle_free(mpich_MPI_T_cvar_handle_free_fn *tracer_real,
                                                const void *tracer_caller, MPI_T_cvar_handle *handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_cvar_handle_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_handle_free", (void **)&mpich_real.MPI_T_cvar_handle_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_handle_free) &&
@@ -32210,13 +33323,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_cvar_read(mpich_MPI_T_cvar_read_fn *tracer_real,
                                         const void *tracer_caller, MPI_T_cvar_handle handle,
                                         void *buf) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_cvar_read_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_read", (void **)&mpich_real.MPI_T_cvar_read);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_read) &&
@@ -32284,13 +33400,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_cvar_write(mpich_MPI_T_cvar_write_fn *tracer_real,
                                          const void *tracer_caller, MPI_T_cvar_handle handle,
                                          const void *buf) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_cvar_write_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_cvar_write", (void **)&mpich_real.MPI_T_cvar_write);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_cvar_write) &&
@@ -32358,13 +33477,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_enum_get_info(mpich_MPI_T_enum_get_info_fn *tracer_real,
                                             const void *tracer_caller, MPI_T_enum enumtype,
                                             int *num, char *name, int *name_len) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_enum_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_enum_get_info", (void **)&mpich_real.MPI_T_enum_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(enumtype, num, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_info) &&
@@ -32441,13 +33563,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_enum_get_item(mpich_MPI_T_enum_get_item_fn *tracer_real,
                                             const void *tracer_caller, MPI_T_enum enumtype,
                                             int indx, int *value, char *name, int *name_len) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_enum_get_item_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_enum_get_item", (void **)&mpich_real.MPI_T_enum_get_item);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(enumtype, indx, value, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_enum_get_item) &&
@@ -32528,13 +33653,16 @@ static int mpich_traced_MPI_T_event_callback_get_info(mpich_MPI_T_event_callback
                                                       MPI_T_event_registration event_registration,
                                                       MPI_T_cb_safety cb_safety,
                                                       MPI_Info *info_used) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_callback_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_callback_get_info", (void **)&mpich_real.MPI_T_event_callback_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, cb_safety, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_get_info) &&
@@ -32609,13 +33737,16 @@ static int mpich_traced_MPI_T_event_callback_set_info(mpich_MPI_T_event_callback
                                                       const void *tracer_caller,
                                                       MPI_T_event_registration event_registration,
                                                       MPI_T_cb_safety cb_safety, MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_callback_set_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_callback_set_info", (void **)&mpich_real.MPI_T_event_callback_set_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, cb_safety, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_callback_set_info) &&
@@ -32688,13 +33819,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_event_copy(mpich_MPI_T_event_copy_fn *tracer_real,
                                          const void *tracer_caller,
                                          MPI_T_event_instance event_instance, void *buffer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_copy_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_copy", (void **)&mpich_real.MPI_T_event_copy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_instance, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_copy) &&
@@ -32763,13 +33897,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_event_get_index(mpich_MPI_T_event_get_index_fn *tracer_real,
                                               const void *tracer_caller, const char *name,
                                               int *event_index) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_get_index_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_get_index", (void **)&mpich_real.MPI_T_event_get_index);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, event_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_index) &&
@@ -32843,13 +33980,16 @@ static int mpich_traced_MPI_T_event_get_info(mpich_MPI_T_event_get_info_fn *trac
                                              MPI_Aint array_of_displacements[], int *num_elements,
                                              MPI_T_enum *enumtype, MPI_Info *info, char *desc,
                                              int *desc_len, int *bind) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_get_info", (void **)&mpich_real.MPI_T_event_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_index, name, name_len, verbosity, array_of_datatypes,
                        array_of_displacements, num_elements, enumtype, info, desc, desc_len, bind);
   }
@@ -32961,13 +34101,16 @@ int MPI_T_event_get_info(int event_index, char *name, int *name_len, int *verbos
 __attribute__((noinline))
 static int mpich_traced_MPI_T_event_get_num(mpich_MPI_T_event_get_num_fn *tracer_real,
                                             const void *tracer_caller, int *num_events) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_get_num_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_get_num", (void **)&mpich_real.MPI_T_event_get_num);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_events);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_num) &&
@@ -33035,13 +34178,16 @@ static int mpich_traced_MPI_T_event_get_source(mpich_MPI_T_event_get_source_fn *
                                                const void *tracer_caller,
                                                MPI_T_event_instance event_instance,
                                                int *source_index) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_get_source_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_get_source", (void **)&mpich_real.MPI_T_event_get_source);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_instance, source_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_source) &&
@@ -33112,13 +34258,16 @@ static int mpich_traced_MPI_T_event_get_timestamp(mpich_MPI_T_event_get_timestam
                                                   const void *tracer_caller,
                                                   MPI_T_event_instance event_instance,
                                                   MPI_Count *event_timestamp) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_get_timestamp_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_get_timestamp", (void **)&mpich_real.MPI_T_event_get_timestamp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_instance, event_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_get_timestamp) &&
@@ -33189,13 +34338,16 @@ static int mpich_traced_MPI_T_event_handle_alloc(mpich_MPI_T_event_handle_alloc_
                                                  const void *tracer_caller, int event_index,
                                                  void *obj_handle, MPI_Info info,
                                                  MPI_T_event_registration *event_registration) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_handle_alloc_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_handle_alloc", (void **)&mpich_real.MPI_T_event_handle_alloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_index, obj_handle, info, event_registration);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_alloc) &&
@@ -33273,13 +34425,16 @@ static int mpich_traced_MPI_T_event_handle_free(mpich_MPI_T_event_handle_free_fn
                                                 MPI_T_event_registration event_registration,
                                                 void *user_data,
                                                 MPI_T_event_free_cb_function free_cb_function) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_handle_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_handle_free", (void **)&mpich_real.MPI_T_event_handle_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, user_data, free_cb_function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_free) &&
@@ -33353,13 +34508,16 @@ static int mpich_traced_MPI_T_event_handle_get_info(mpich_MPI_T_event_handle_get
                                                     const void *tracer_caller,
                                                     MPI_T_event_registration event_registration,
                                                     MPI_Info *info_used) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_handle_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_handle_get_info", (void **)&mpich_real.MPI_T_event_handle_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_get_info) &&
@@ -33430,13 +34588,16 @@ static int mpich_traced_MPI_T_event_handle_set_info(mpich_MPI_T_event_handle_set
                                                     const void *tracer_caller,
                                                     MPI_T_event_registration event_registration,
                                                     MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_handle_set_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_handle_set_info", (void **)&mpich_real.MPI_T_event_handle_set_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_handle_set_info) &&
@@ -33506,13 +34667,16 @@ static int mpich_traced_MPI_T_event_read(mpich_MPI_T_event_read_fn *tracer_real,
                                          const void *tracer_caller,
                                          MPI_T_event_instance event_instance, int element_index,
                                          void *buffer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_read_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_read", (void **)&mpich_real.MPI_T_event_read);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_instance, element_index, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_read) &&
@@ -33587,13 +34751,16 @@ static int mpich_traced_MPI_T_event_register_callback(mpich_MPI_T_event_register
                                                       MPI_T_cb_safety cb_safety, MPI_Info info,
                                                       void *user_data,
                                                       MPI_T_event_cb_function event_cb_function) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_register_callback_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_register_callback", (void **)&mpich_real.MPI_T_event_register_callback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, cb_safety, info, user_data, event_cb_function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_register_callback) &&
@@ -33674,13 +34841,16 @@ static int mpich_traced_MPI_T_event_set_dropped_handler(mpich_MPI_T_event_set_dr
                                                         const void *tracer_caller,
                                                         MPI_T_event_registration event_registration,
                                                         MPI_T_event_dropped_cb_function dropped_cb_function) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_event_set_dropped_handler_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_event_set_dropped_handler", (void **)&mpich_real.MPI_T_event_set_dropped_handler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event_registration, dropped_cb_function);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_event_set_dropped_handler) &&
@@ -33750,13 +34920,16 @@ int MPI_T_event_set_dropped_handler(MPI_T_event_registration event_registration,
 __attribute__((noinline))
 static int mpich_traced_MPI_T_finalize(mpich_MPI_T_finalize_fn *tracer_real,
                                        const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_finalize_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_finalize", (void **)&mpich_real.MPI_T_finalize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_finalize) &&
@@ -33819,13 +34992,16 @@ int MPI_T_finalize(void) {
 __attribute__((noinline))
 static int mpich_traced_MPI_T_init_thread(mpich_MPI_T_init_thread_fn *tracer_real,
                                           const void *tracer_caller, int required, int *provided) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_init_thread_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_init_thread", (void **)&mpich_real.MPI_T_init_thread);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_init_thread) &&
@@ -33895,13 +35071,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_pvar_get_index(mpich_MPI_T_pvar_get_index_fn *tracer_real,
                                              const void *tracer_caller, const char *name,
                                              int var_class, int *pvar_index) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_get_index_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_get_index", (void **)&mpich_real.MPI_T_pvar_get_index);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, var_class, pvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_index) &&
@@ -33977,13 +35156,16 @@ static int mpich_traced_MPI_T_pvar_get_info(mpich_MPI_T_pvar_get_info_fn *tracer
                                             MPI_Datatype *datatype, MPI_T_enum *enumtype,
                                             char *desc, int *desc_len, int *bind, int *readonly,
                                             int *continuous, int *atomic) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_get_info", (void **)&mpich_real.MPI_T_pvar_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
                        desc_len, bind, readonly, continuous, atomic);
   }
@@ -34097,13 +35279,16 @@ int MPI_T_pvar_get_info(int pvar_index, char *name, int *name_len, int *verbosit
 __attribute__((noinline))
 static int mpich_traced_MPI_T_pvar_get_num(mpich_MPI_T_pvar_get_num_fn *tracer_real,
                                            const void *tracer_caller, int *num_pvar) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_get_num_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_get_num", (void **)&mpich_real.MPI_T_pvar_get_num);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_pvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_get_num) &&
@@ -34172,13 +35357,16 @@ static int mpich_traced_MPI_T_pvar_handle_alloc(mpich_MPI_T_pvar_handle_alloc_fn
                                                 MPI_T_pvar_session session, int pvar_index,
                                                 void *obj_handle, MPI_T_pvar_handle *handle,
                                                 int *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_handle_alloc_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_handle_alloc", (void **)&mpich_real.MPI_T_pvar_handle_alloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, pvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_alloc) &&
@@ -34259,13 +35447,16 @@ static int mpich_traced_MPI_T_pvar_handle_free(mpich_MPI_T_pvar_handle_free_fn *
                                                const void *tracer_caller,
                                                MPI_T_pvar_session session,
                                                MPI_T_pvar_handle *handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_handle_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_handle_free", (void **)&mpich_real.MPI_T_pvar_handle_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_handle_free) &&
@@ -34335,13 +35526,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_pvar_read(mpich_MPI_T_pvar_read_fn *tracer_real,
                                         const void *tracer_caller, MPI_T_pvar_session session,
                                         MPI_T_pvar_handle handle, void *buf) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_read_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_read", (void **)&mpich_real.MPI_T_pvar_read);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_read) &&
@@ -34412,13 +35606,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_pvar_readreset(mpich_MPI_T_pvar_readreset_fn *tracer_real,
                                              const void *tracer_caller, MPI_T_pvar_session session,
                                              MPI_T_pvar_handle handle, void *buf) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_readreset_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_readreset", (void **)&mpich_real.MPI_T_pvar_readreset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_readreset) &&
@@ -34489,13 +35686,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_pvar_reset(mpich_MPI_T_pvar_reset_fn *tracer_real,
                                          const void *tracer_caller, MPI_T_pvar_session session,
                                          MPI_T_pvar_handle handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_reset_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_reset", (void **)&mpich_real.MPI_T_pvar_reset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_reset) &&
@@ -34563,13 +35763,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_pvar_session_create(mpich_MPI_T_pvar_session_create_fn *tracer_real,
                                                   const void *tracer_caller,
                                                   MPI_T_pvar_session *session) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_session_create_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_session_create", (void **)&mpich_real.MPI_T_pvar_session_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_create) &&
@@ -34636,13 +35839,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_pvar_session_free(mpich_MPI_T_pvar_session_free_fn *tracer_real,
                                                 const void *tracer_caller,
                                                 MPI_T_pvar_session *session) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_session_free_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_session_free", (void **)&mpich_real.MPI_T_pvar_session_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_session_free) &&
@@ -34709,13 +35915,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_pvar_start(mpich_MPI_T_pvar_start_fn *tracer_real,
                                          const void *tracer_caller, MPI_T_pvar_session session,
                                          MPI_T_pvar_handle handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_start_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_start", (void **)&mpich_real.MPI_T_pvar_start);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_start) &&
@@ -34783,13 +35992,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_pvar_stop(mpich_MPI_T_pvar_stop_fn *tracer_real,
                                         const void *tracer_caller, MPI_T_pvar_session session,
                                         MPI_T_pvar_handle handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_stop_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_stop", (void **)&mpich_real.MPI_T_pvar_stop);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_stop) &&
@@ -34857,13 +36069,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_pvar_write(mpich_MPI_T_pvar_write_fn *tracer_real,
                                          const void *tracer_caller, MPI_T_pvar_session session,
                                          MPI_T_pvar_handle handle, const void *buf) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_pvar_write_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_pvar_write", (void **)&mpich_real.MPI_T_pvar_write);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_pvar_write) &&
@@ -34937,13 +36152,16 @@ static int mpich_traced_MPI_T_source_get_info(mpich_MPI_T_source_get_info_fn *tr
                                               MPI_T_source_order *ordering,
                                               MPI_Count *ticks_per_second, MPI_Count *max_ticks,
                                               MPI_Info *info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_source_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_source_get_info", (void **)&mpich_real.MPI_T_source_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source_index, name, name_len, desc, desc_len, ordering, ticks_per_second,
                        max_ticks, info);
   }
@@ -35043,13 +36261,16 @@ int MPI_T_source_get_info(int source_index, char *name, int *name_len, char *des
 __attribute__((noinline))
 static int mpich_traced_MPI_T_source_get_num(mpich_MPI_T_source_get_num_fn *tracer_real,
                                              const void *tracer_caller, int *num_sources) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_source_get_num_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_source_get_num", (void **)&mpich_real.MPI_T_source_get_num);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_sources);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_num) &&
@@ -35116,13 +36337,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_T_source_get_timestamp(mpich_MPI_T_source_get_timestamp_fn *tracer_real,
                                                    const void *tracer_caller, int source_index,
                                                    MPI_Count *timestamp) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_T_source_get_timestamp_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_T_source_get_timestamp", (void **)&mpich_real.MPI_T_source_get_timestamp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source_index, timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_T_source_get_timestamp) &&
@@ -35193,13 +36417,16 @@ static int mpich_traced_MPI_Allgather_c(mpich_MPI_Allgather_c_fn *tracer_real,
                                         const void *tracer_caller, const void *sendbuf,
                                         MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allgather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgather_c", (void **)&mpich_real.MPI_Allgather_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_c) &&
@@ -35285,13 +36512,16 @@ static int mpich_traced_MPI_Allgather_init_c(mpich_MPI_Allgather_init_c_fn *trac
                                              void *recvbuf, MPI_Count recvcount,
                                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                              MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allgather_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgather_init_c", (void **)&mpich_real.MPI_Allgather_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgather_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -35386,13 +36616,16 @@ static int mpich_traced_MPI_Allgatherv_c(mpich_MPI_Allgatherv_c_fn *tracer_real,
                                          MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                          const MPI_Count recvcounts[], const MPI_Aint displs[],
                                          MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allgatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgatherv_c", (void **)&mpich_real.MPI_Allgatherv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_c) &&
@@ -35482,13 +36715,16 @@ static int mpich_traced_MPI_Allgatherv_init_c(mpich_MPI_Allgatherv_init_c_fn *tr
                                               void *recvbuf, const MPI_Count recvcounts[],
                                               const MPI_Aint displs[], MPI_Datatype recvtype,
                                               MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allgatherv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allgatherv_init_c", (void **)&mpich_real.MPI_Allgatherv_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allgatherv_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
@@ -35585,13 +36821,16 @@ static int mpich_traced_MPI_Allreduce_c(mpich_MPI_Allreduce_c_fn *tracer_real,
                                         const void *tracer_caller, const void *sendbuf,
                                         void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                                         MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allreduce_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allreduce_c", (void **)&mpich_real.MPI_Allreduce_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_c) &&
@@ -35673,13 +36912,16 @@ static int mpich_traced_MPI_Allreduce_init_c(mpich_MPI_Allreduce_init_c_fn *trac
                                              void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                                              MPI_Op op, MPI_Comm comm, MPI_Info info,
                                              MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Allreduce_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Allreduce_init_c", (void **)&mpich_real.MPI_Allreduce_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Allreduce_init_c) &&
@@ -35765,13 +37007,16 @@ static int mpich_traced_MPI_Alltoall_c(mpich_MPI_Alltoall_c_fn *tracer_real,
                                        const void *tracer_caller, const void *sendbuf,
                                        MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                        MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoall_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoall_c", (void **)&mpich_real.MPI_Alltoall_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_c) &&
@@ -35857,13 +37102,16 @@ static int mpich_traced_MPI_Alltoall_init_c(mpich_MPI_Alltoall_init_c_fn *tracer
                                             void *recvbuf, MPI_Count recvcount,
                                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                             MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoall_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoall_init_c", (void **)&mpich_real.MPI_Alltoall_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoall_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -35959,13 +37207,16 @@ static int mpich_traced_MPI_Alltoallv_c(mpich_MPI_Alltoallv_c_fn *tracer_real,
                                         MPI_Datatype sendtype, void *recvbuf,
                                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                         MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoallv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallv_c", (void **)&mpich_real.MPI_Alltoallv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -36062,13 +37313,16 @@ static int mpich_traced_MPI_Alltoallv_init_c(mpich_MPI_Alltoallv_init_c_fn *trac
                                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                              MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoallv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallv_init_c", (void **)&mpich_real.MPI_Alltoallv_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallv_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
@@ -36170,13 +37424,16 @@ static int mpich_traced_MPI_Alltoallw_c(mpich_MPI_Alltoallw_c_fn *tracer_real,
                                         const MPI_Datatype sendtypes[], void *recvbuf,
                                         const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                         const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoallw_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallw_c", (void **)&mpich_real.MPI_Alltoallw_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -36273,13 +37530,16 @@ static int mpich_traced_MPI_Alltoallw_init_c(mpich_MPI_Alltoallw_init_c_fn *trac
                                              const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                              const MPI_Datatype recvtypes[], MPI_Comm comm,
                                              MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Alltoallw_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Alltoallw_init_c", (void **)&mpich_real.MPI_Alltoallw_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Alltoallw_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
@@ -36379,13 +37639,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Bcast_c(mpich_MPI_Bcast_c_fn *tracer_real, const void *tracer_caller,
                                     void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                                     MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Bcast_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bcast_c", (void **)&mpich_real.MPI_Bcast_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_c) &&
@@ -36462,13 +37725,16 @@ static int mpich_traced_MPI_Bcast_init_c(mpich_MPI_Bcast_init_c_fn *tracer_real,
                                          const void *tracer_caller, void *buffer, MPI_Count count,
                                          MPI_Datatype datatype, int root, MPI_Comm comm,
                                          MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Bcast_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bcast_init_c", (void **)&mpich_real.MPI_Bcast_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bcast_init_c) &&
@@ -36551,13 +37817,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Exscan_c(mpich_MPI_Exscan_c_fn *tracer_real, const void *tracer_caller,
                                      const void *sendbuf, void *recvbuf, MPI_Count count,
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Exscan_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Exscan_c", (void **)&mpich_real.MPI_Exscan_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_c) &&
@@ -36639,13 +37908,16 @@ static int mpich_traced_MPI_Exscan_init_c(mpich_MPI_Exscan_init_c_fn *tracer_rea
                                           void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                                           MPI_Op op, MPI_Comm comm, MPI_Info info,
                                           MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Exscan_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Exscan_init_c", (void **)&mpich_real.MPI_Exscan_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Exscan_init_c) &&
@@ -36731,13 +38003,16 @@ static int mpich_traced_MPI_Gather_c(mpich_MPI_Gather_c_fn *tracer_real, const v
                                      const void *sendbuf, MPI_Count sendcount,
                                      MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                      MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Gather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gather_c", (void **)&mpich_real.MPI_Gather_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_c) &&
@@ -36825,13 +38100,16 @@ static int mpich_traced_MPI_Gather_init_c(mpich_MPI_Gather_init_c_fn *tracer_rea
                                           MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                           MPI_Count recvcount, MPI_Datatype recvtype, int root,
                                           MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Gather_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gather_init_c", (void **)&mpich_real.MPI_Gather_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gather_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
@@ -36929,13 +38207,16 @@ static int mpich_traced_MPI_Gatherv_c(mpich_MPI_Gatherv_c_fn *tracer_real,
                                       MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                       const MPI_Count recvcounts[], const MPI_Aint displs[],
                                       MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Gatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gatherv_c", (void **)&mpich_real.MPI_Gatherv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
@@ -37029,13 +38310,16 @@ static int mpich_traced_MPI_Gatherv_init_c(mpich_MPI_Gatherv_init_c_fn *tracer_r
                                            void *recvbuf, const MPI_Count recvcounts[],
                                            const MPI_Aint displs[], MPI_Datatype recvtype, int root,
                                            MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Gatherv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Gatherv_init_c", (void **)&mpich_real.MPI_Gatherv_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Gatherv_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, info, request);
   }
@@ -37136,13 +38420,16 @@ static int mpich_traced_MPI_Iallgather_c(mpich_MPI_Iallgather_c_fn *tracer_real,
                                          MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                          MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                          MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iallgather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallgather_c", (void **)&mpich_real.MPI_Iallgather_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgather_c) &&
@@ -37233,13 +38520,16 @@ static int mpich_traced_MPI_Iallgatherv_c(mpich_MPI_Iallgatherv_c_fn *tracer_rea
                                           const MPI_Count recvcounts[], const MPI_Aint displs[],
                                           MPI_Datatype recvtype, MPI_Comm comm,
                                           MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iallgatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallgatherv_c", (void **)&mpich_real.MPI_Iallgatherv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallgatherv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -37334,13 +38624,16 @@ static int mpich_traced_MPI_Iallreduce_c(mpich_MPI_Iallreduce_c_fn *tracer_real,
                                          const void *tracer_caller, const void *sendbuf,
                                          void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                                          MPI_Op op, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iallreduce_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iallreduce_c", (void **)&mpich_real.MPI_Iallreduce_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iallreduce_c) &&
@@ -37425,13 +38718,16 @@ static int mpich_traced_MPI_Ialltoall_c(mpich_MPI_Ialltoall_c_fn *tracer_real,
                                         MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                         MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ialltoall_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoall_c", (void **)&mpich_real.MPI_Ialltoall_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoall_c) &&
@@ -37521,13 +38817,16 @@ static int mpich_traced_MPI_Ialltoallv_c(mpich_MPI_Ialltoallv_c_fn *tracer_real,
                                          MPI_Datatype sendtype, void *recvbuf,
                                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ialltoallv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoallv_c", (void **)&mpich_real.MPI_Ialltoallv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -37628,13 +38927,16 @@ static int mpich_traced_MPI_Ialltoallw_c(mpich_MPI_Ialltoallw_c_fn *tracer_real,
                                          const MPI_Count recvcounts[], const MPI_Aint rdispls[],
                                          const MPI_Datatype recvtypes[], MPI_Comm comm,
                                          MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ialltoallw_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ialltoallw_c", (void **)&mpich_real.MPI_Ialltoallw_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ialltoallw_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -37731,13 +39033,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Ibcast_c(mpich_MPI_Ibcast_c_fn *tracer_real, const void *tracer_caller,
                                      void *buffer, MPI_Count count, MPI_Datatype datatype, int root,
                                      MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ibcast_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ibcast_c", (void **)&mpich_real.MPI_Ibcast_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibcast_c) &&
@@ -37819,13 +39124,16 @@ static int mpich_traced_MPI_Iexscan_c(mpich_MPI_Iexscan_c_fn *tracer_real,
                                       const void *tracer_caller, const void *sendbuf, void *recvbuf,
                                       MPI_Count count, MPI_Datatype datatype, MPI_Op op,
                                       MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iexscan_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iexscan_c", (void **)&mpich_real.MPI_Iexscan_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iexscan_c) &&
@@ -37910,13 +39218,16 @@ static int mpich_traced_MPI_Igather_c(mpich_MPI_Igather_c_fn *tracer_real,
                                       MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                       MPI_Count recvcount, MPI_Datatype recvtype, int root,
                                       MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Igather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Igather_c", (void **)&mpich_real.MPI_Igather_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igather_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -38011,13 +39322,16 @@ static int mpich_traced_MPI_Igatherv_c(mpich_MPI_Igatherv_c_fn *tracer_real,
                                        const MPI_Count recvcounts[], const MPI_Aint displs[],
                                        MPI_Datatype recvtype, int root, MPI_Comm comm,
                                        MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Igatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Igatherv_c", (void **)&mpich_real.MPI_Igatherv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Igatherv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
@@ -38116,13 +39430,16 @@ static int mpich_traced_MPI_Ineighbor_allgather_c(mpich_MPI_Ineighbor_allgather_
                                                   void *recvbuf, MPI_Count recvcount,
                                                   MPI_Datatype recvtype, MPI_Comm comm,
                                                   MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ineighbor_allgather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_allgather_c", (void **)&mpich_real.MPI_Ineighbor_allgather_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgather_c) &&
@@ -38214,13 +39531,16 @@ static int mpich_traced_MPI_Ineighbor_allgatherv_c(mpich_MPI_Ineighbor_allgather
                                                    void *recvbuf, const MPI_Count recvcounts[],
                                                    const MPI_Aint displs[], MPI_Datatype recvtype,
                                                    MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ineighbor_allgatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_allgatherv_c", (void **)&mpich_real.MPI_Ineighbor_allgatherv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_allgatherv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -38317,13 +39637,16 @@ static int mpich_traced_MPI_Ineighbor_alltoall_c(mpich_MPI_Ineighbor_alltoall_c_
                                                  void *recvbuf, MPI_Count recvcount,
                                                  MPI_Datatype recvtype, MPI_Comm comm,
                                                  MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ineighbor_alltoall_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoall_c", (void **)&mpich_real.MPI_Ineighbor_alltoall_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoall_c) &&
@@ -38416,13 +39739,16 @@ static int mpich_traced_MPI_Ineighbor_alltoallv_c(mpich_MPI_Ineighbor_alltoallv_
                                                   void *recvbuf, const MPI_Count recvcounts[],
                                                   const MPI_Aint rdispls[], MPI_Datatype recvtype,
                                                   MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ineighbor_alltoallv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoallv_c", (void **)&mpich_real.MPI_Ineighbor_alltoallv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -38525,13 +39851,16 @@ static int mpich_traced_MPI_Ineighbor_alltoallw_c(mpich_MPI_Ineighbor_alltoallw_
                                                   const MPI_Aint rdispls[],
                                                   const MPI_Datatype recvtypes[], MPI_Comm comm,
                                                   MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ineighbor_alltoallw_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ineighbor_alltoallw_c", (void **)&mpich_real.MPI_Ineighbor_alltoallw_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ineighbor_alltoallw_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -38629,13 +39958,16 @@ static int mpich_traced_MPI_Ireduce_c(mpich_MPI_Ireduce_c_fn *tracer_real,
                                       const void *tracer_caller, const void *sendbuf, void *recvbuf,
                                       MPI_Count count, MPI_Datatype datatype, MPI_Op op, int root,
                                       MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ireduce_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce_c", (void **)&mpich_real.MPI_Ireduce_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_c) &&
@@ -38722,13 +40054,16 @@ static int mpich_traced_MPI_Ireduce_scatter_c(mpich_MPI_Ireduce_scatter_c_fn *tr
                                               void *recvbuf, const MPI_Count recvcounts[],
                                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                               MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ireduce_scatter_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce_scatter_c", (void **)&mpich_real.MPI_Ireduce_scatter_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_c) &&
@@ -38813,13 +40148,16 @@ static int mpich_traced_MPI_Ireduce_scatter_block_c(mpich_MPI_Ireduce_scatter_bl
                                                     void *recvbuf, MPI_Count recvcount,
                                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                                     MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ireduce_scatter_block_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ireduce_scatter_block_c", (void **)&mpich_real.MPI_Ireduce_scatter_block_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ireduce_scatter_block_c) &&
@@ -38904,13 +40242,16 @@ static int mpich_traced_MPI_Iscan_c(mpich_MPI_Iscan_c_fn *tracer_real, const voi
                                     const void *sendbuf, void *recvbuf, MPI_Count count,
                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                     MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iscan_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscan_c", (void **)&mpich_real.MPI_Iscan_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscan_c) &&
@@ -38995,13 +40336,16 @@ static int mpich_traced_MPI_Iscatter_c(mpich_MPI_Iscatter_c_fn *tracer_real,
                                        MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                        MPI_Count recvcount, MPI_Datatype recvtype, int root,
                                        MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iscatter_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscatter_c", (void **)&mpich_real.MPI_Iscatter_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatter_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -39096,13 +40440,16 @@ static int mpich_traced_MPI_Iscatterv_c(mpich_MPI_Iscatterv_c_fn *tracer_real,
                                         MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                         MPI_Datatype recvtype, int root, MPI_Comm comm,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Iscatterv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Iscatterv_c", (void **)&mpich_real.MPI_Iscatterv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Iscatterv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
@@ -39200,13 +40547,16 @@ static int mpich_traced_MPI_Neighbor_allgather_c(mpich_MPI_Neighbor_allgather_c_
                                                  MPI_Count sendcount, MPI_Datatype sendtype,
                                                  void *recvbuf, MPI_Count recvcount,
                                                  MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_allgather_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgather_c", (void **)&mpich_real.MPI_Neighbor_allgather_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_c) &&
@@ -39295,13 +40645,16 @@ static int mpich_traced_MPI_Neighbor_allgather_init_c(mpich_MPI_Neighbor_allgath
                                                       MPI_Count recvcount, MPI_Datatype recvtype,
                                                       MPI_Comm comm, MPI_Info info,
                                                       MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_allgather_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgather_init_c", (void **)&mpich_real.MPI_Neighbor_allgather_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgather_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -39397,13 +40750,16 @@ static int mpich_traced_MPI_Neighbor_allgatherv_c(mpich_MPI_Neighbor_allgatherv_
                                                   void *recvbuf, const MPI_Count recvcounts[],
                                                   const MPI_Aint displs[], MPI_Datatype recvtype,
                                                   MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_allgatherv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgatherv_c", (void **)&mpich_real.MPI_Neighbor_allgatherv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_c) &&
@@ -39496,13 +40852,16 @@ static int mpich_traced_MPI_Neighbor_allgatherv_init_c(mpich_MPI_Neighbor_allgat
                                                        const MPI_Aint displs[],
                                                        MPI_Datatype recvtype, MPI_Comm comm,
                                                        MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_allgatherv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_allgatherv_init_c", (void **)&mpich_real.MPI_Neighbor_allgatherv_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_allgatherv_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        info, request);
   }
@@ -39602,13 +40961,16 @@ static int mpich_traced_MPI_Neighbor_alltoall_c(mpich_MPI_Neighbor_alltoall_c_fn
                                                 MPI_Count sendcount, MPI_Datatype sendtype,
                                                 void *recvbuf, MPI_Count recvcount,
                                                 MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoall_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoall_c", (void **)&mpich_real.MPI_Neighbor_alltoall_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_c) &&
@@ -39696,13 +41058,16 @@ static int mpich_traced_MPI_Neighbor_alltoall_init_c(mpich_MPI_Neighbor_alltoall
                                                      void *recvbuf, MPI_Count recvcount,
                                                      MPI_Datatype recvtype, MPI_Comm comm,
                                                      MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoall_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoall_init_c", (void **)&mpich_real.MPI_Neighbor_alltoall_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoall_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, info,
                        request);
   }
@@ -39799,13 +41164,16 @@ static int mpich_traced_MPI_Neighbor_alltoallv_c(mpich_MPI_Neighbor_alltoallv_c_
                                                  void *recvbuf, const MPI_Count recvcounts[],
                                                  const MPI_Aint rdispls[], MPI_Datatype recvtype,
                                                  MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoallv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallv_c", (void **)&mpich_real.MPI_Neighbor_alltoallv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -39906,13 +41274,16 @@ static int mpich_traced_MPI_Neighbor_alltoallv_init_c(mpich_MPI_Neighbor_alltoal
                                                       const MPI_Aint rdispls[],
                                                       MPI_Datatype recvtype, MPI_Comm comm,
                                                       MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoallv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallv_init_c", (void **)&mpich_real.MPI_Neighbor_alltoallv_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallv_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, info, request);
   }
@@ -40018,13 +41389,16 @@ static int mpich_traced_MPI_Neighbor_alltoallw_c(mpich_MPI_Neighbor_alltoallw_c_
                                                  const MPI_Count recvcounts[],
                                                  const MPI_Aint rdispls[],
                                                  const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoallw_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallw_c", (void **)&mpich_real.MPI_Neighbor_alltoallw_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -40125,13 +41499,16 @@ static int mpich_traced_MPI_Neighbor_alltoallw_init_c(mpich_MPI_Neighbor_alltoal
                                                       const MPI_Aint rdispls[],
                                                       const MPI_Datatype recvtypes[], MPI_Comm comm,
                                                       MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Neighbor_alltoallw_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Neighbor_alltoallw_init_c", (void **)&mpich_real.MPI_Neighbor_alltoallw_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Neighbor_alltoallw_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, info, request);
   }
@@ -40232,13 +41609,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Reduce_c(mpich_MPI_Reduce_c_fn *tracer_real, const void *tracer_caller,
                                      const void *sendbuf, void *recvbuf, MPI_Count count,
                                      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_c", (void **)&mpich_real.MPI_Reduce_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_c) &&
@@ -40322,13 +41702,16 @@ static int mpich_traced_MPI_Reduce_init_c(mpich_MPI_Reduce_init_c_fn *tracer_rea
                                           void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                                           MPI_Op op, int root, MPI_Comm comm, MPI_Info info,
                                           MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_init_c", (void **)&mpich_real.MPI_Reduce_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_init_c) &&
@@ -40417,13 +41800,16 @@ static int mpich_traced_MPI_Reduce_local_c(mpich_MPI_Reduce_local_c_fn *tracer_r
                                            const void *tracer_caller, const void *inbuf,
                                            void *inoutbuf, MPI_Count count, MPI_Datatype datatype,
                                            MPI_Op op) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_local_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_local_c", (void **)&mpich_real.MPI_Reduce_local_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_local_c) &&
@@ -40501,13 +41887,16 @@ static int mpich_traced_MPI_Reduce_scatter_c(mpich_MPI_Reduce_scatter_c_fn *trac
                                              const void *tracer_caller, const void *sendbuf,
                                              void *recvbuf, const MPI_Count recvcounts[],
                                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_scatter_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_c", (void **)&mpich_real.MPI_Reduce_scatter_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_c) &&
@@ -40588,13 +41977,16 @@ static int mpich_traced_MPI_Reduce_scatter_block_c(mpich_MPI_Reduce_scatter_bloc
                                                    const void *tracer_caller, const void *sendbuf,
                                                    void *recvbuf, MPI_Count recvcount,
                                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_scatter_block_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_block_c", (void **)&mpich_real.MPI_Reduce_scatter_block_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_c) &&
@@ -40677,13 +42069,16 @@ static int mpich_traced_MPI_Reduce_scatter_block_init_c(mpich_MPI_Reduce_scatter
                                                         MPI_Count recvcount, MPI_Datatype datatype,
                                                         MPI_Op op, MPI_Comm comm, MPI_Info info,
                                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_scatter_block_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_block_init_c", (void **)&mpich_real.MPI_Reduce_scatter_block_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_block_init_c) &&
@@ -40773,13 +42168,16 @@ static int mpich_traced_MPI_Reduce_scatter_init_c(mpich_MPI_Reduce_scatter_init_
                                                   void *recvbuf, const MPI_Count recvcounts[],
                                                   MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                                   MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Reduce_scatter_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Reduce_scatter_init_c", (void **)&mpich_real.MPI_Reduce_scatter_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Reduce_scatter_init_c) &&
@@ -40867,13 +42265,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Scan_c(mpich_MPI_Scan_c_fn *tracer_real, const void *tracer_caller,
                                    const void *sendbuf, void *recvbuf, MPI_Count count,
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scan_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scan_c", (void **)&mpich_real.MPI_Scan_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_c) &&
@@ -40955,13 +42356,16 @@ static int mpich_traced_MPI_Scan_init_c(mpich_MPI_Scan_init_c_fn *tracer_real,
                                         void *recvbuf, MPI_Count count, MPI_Datatype datatype,
                                         MPI_Op op, MPI_Comm comm, MPI_Info info,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scan_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scan_init_c", (void **)&mpich_real.MPI_Scan_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, info, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scan_init_c) &&
@@ -41048,13 +42452,16 @@ static int mpich_traced_MPI_Scatter_c(mpich_MPI_Scatter_c_fn *tracer_real,
                                       MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                       MPI_Count recvcount, MPI_Datatype recvtype, int root,
                                       MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scatter_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatter_c", (void **)&mpich_real.MPI_Scatter_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_c) &&
@@ -41143,13 +42550,16 @@ static int mpich_traced_MPI_Scatter_init_c(mpich_MPI_Scatter_init_c_fn *tracer_r
                                            void *recvbuf, MPI_Count recvcount,
                                            MPI_Datatype recvtype, int root, MPI_Comm comm,
                                            MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scatter_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatter_init_c", (void **)&mpich_real.MPI_Scatter_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatter_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm, info,
                        request);
   }
@@ -41247,13 +42657,16 @@ static int mpich_traced_MPI_Scatterv_c(mpich_MPI_Scatterv_c_fn *tracer_real,
                                        const MPI_Count sendcounts[], const MPI_Aint displs[],
                                        MPI_Datatype sendtype, void *recvbuf, MPI_Count recvcount,
                                        MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scatterv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatterv_c", (void **)&mpich_real.MPI_Scatterv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
@@ -41347,13 +42760,16 @@ static int mpich_traced_MPI_Scatterv_init_c(mpich_MPI_Scatterv_init_c_fn *tracer
                                             MPI_Datatype sendtype, void *recvbuf,
                                             MPI_Count recvcount, MPI_Datatype recvtype, int root,
                                             MPI_Comm comm, MPI_Info info, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Scatterv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Scatterv_init_c", (void **)&mpich_real.MPI_Scatterv_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Scatterv_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, info, request);
   }
@@ -41452,13 +42868,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Get_count_c(mpich_MPI_Get_count_c_fn *tracer_real,
                                         const void *tracer_caller, const MPI_Status *status,
                                         MPI_Datatype datatype, MPI_Count *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_count_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_count_c", (void **)&mpich_real.MPI_Get_count_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_count_c) &&
@@ -41531,13 +42950,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Get_elements_c(mpich_MPI_Get_elements_c_fn *tracer_real,
                                            const void *tracer_caller, const MPI_Status *status,
                                            MPI_Datatype datatype, MPI_Count *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_elements_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_elements_c", (void **)&mpich_real.MPI_Get_elements_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_elements_c) &&
@@ -41611,13 +43033,16 @@ static int mpich_traced_MPI_Pack_c(mpich_MPI_Pack_c_fn *tracer_real, const void 
                                    const void *inbuf, MPI_Count incount, MPI_Datatype datatype,
                                    void *outbuf, MPI_Count outsize, MPI_Count *position,
                                    MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Pack_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_c", (void **)&mpich_real.MPI_Pack_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_c) &&
@@ -41703,13 +43128,16 @@ static int mpich_traced_MPI_Pack_external_c(mpich_MPI_Pack_external_c_fn *tracer
                                             const void *inbuf, MPI_Count incount,
                                             MPI_Datatype datatype, void *outbuf, MPI_Count outsize,
                                             MPI_Count *position) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Pack_external_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_external_c", (void **)&mpich_real.MPI_Pack_external_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_c) &&
@@ -41794,13 +43222,16 @@ static int mpich_traced_MPI_Pack_external_size_c(mpich_MPI_Pack_external_size_c_
                                                  const void *tracer_caller, const char *datarep,
                                                  MPI_Count incount, MPI_Datatype datatype,
                                                  MPI_Count *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Pack_external_size_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_external_size_c", (void **)&mpich_real.MPI_Pack_external_size_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, incount, datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_external_size_c) &&
@@ -41876,13 +43307,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Pack_size_c(mpich_MPI_Pack_size_c_fn *tracer_real,
                                         const void *tracer_caller, MPI_Count incount,
                                         MPI_Datatype datatype, MPI_Comm comm, MPI_Count *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Pack_size_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Pack_size_c", (void **)&mpich_real.MPI_Pack_size_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, datatype, comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Pack_size_c) &&
@@ -41957,13 +43391,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_contiguous_c(mpich_MPI_Type_contiguous_c_fn *tracer_real,
                                               const void *tracer_caller, MPI_Count count,
                                               MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_contiguous_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_contiguous_c", (void **)&mpich_real.MPI_Type_contiguous_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_contiguous_c) &&
@@ -42040,13 +43477,16 @@ static int mpich_traced_MPI_Type_create_darray_c(mpich_MPI_Type_create_darray_c_
                                                  const int array_of_dargs[],
                                                  const int array_of_psizes[], int order,
                                                  MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_darray_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_darray_c", (void **)&mpich_real.MPI_Type_create_darray_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_darray_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, rank, ndims, array_of_gsizes, array_of_distribs, array_of_dargs,
                        array_of_psizes, order, oldtype, newtype);
   }
@@ -42146,13 +43586,16 @@ static int mpich_traced_MPI_Type_create_hindexed_c(mpich_MPI_Type_create_hindexe
                                                    const MPI_Count array_of_blocklengths[],
                                                    const MPI_Count array_of_displacements[],
                                                    MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_hindexed_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hindexed_c", (void **)&mpich_real.MPI_Type_create_hindexed_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_c) &&
@@ -42237,13 +43680,16 @@ static int mpich_traced_MPI_Type_create_hindexed_block_c(mpich_MPI_Type_create_h
                                                          const MPI_Count array_of_displacements[],
                                                          MPI_Datatype oldtype,
                                                          MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_hindexed_block_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hindexed_block_c", (void **)&mpich_real.MPI_Type_create_hindexed_block_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hindexed_block_c) &&
@@ -42325,13 +43771,16 @@ static int mpich_traced_MPI_Type_create_hvector_c(mpich_MPI_Type_create_hvector_
                                                   const void *tracer_caller, MPI_Count count,
                                                   MPI_Count blocklength, MPI_Count stride,
                                                   MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_hvector_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_hvector_c", (void **)&mpich_real.MPI_Type_create_hvector_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_hvector_c) &&
@@ -42412,13 +43861,16 @@ static int mpich_traced_MPI_Type_create_indexed_block_c(mpich_MPI_Type_create_in
                                                         MPI_Count blocklength,
                                                         const MPI_Count array_of_displacements[],
                                                         MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_indexed_block_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_indexed_block_c", (void **)&mpich_real.MPI_Type_create_indexed_block_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_indexed_block_c) &&
@@ -42500,13 +43952,16 @@ static int mpich_traced_MPI_Type_create_resized_c(mpich_MPI_Type_create_resized_
                                                   const void *tracer_caller, MPI_Datatype oldtype,
                                                   MPI_Count lb, MPI_Count extent,
                                                   MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_resized_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_resized_c", (void **)&mpich_real.MPI_Type_create_resized_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_resized_c) &&
@@ -42585,13 +44040,16 @@ static int mpich_traced_MPI_Type_create_struct_c(mpich_MPI_Type_create_struct_c_
                                                  const MPI_Count array_of_displacements[],
                                                  const MPI_Datatype array_of_types[],
                                                  MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_struct_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_struct_c", (void **)&mpich_real.MPI_Type_create_struct_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_struct_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, array_of_types,
                        newtype);
   }
@@ -42678,13 +44136,16 @@ static int mpich_traced_MPI_Type_create_subarray_c(mpich_MPI_Type_create_subarra
                                                    const MPI_Count array_of_subsizes[],
                                                    const MPI_Count array_of_starts[], int order,
                                                    MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_create_subarray_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_create_subarray_c", (void **)&mpich_real.MPI_Type_create_subarray_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_create_subarray_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype,
                        newtype);
   }
@@ -42779,13 +44240,16 @@ static int mpich_traced_MPI_Type_get_contents_c(mpich_MPI_Type_get_contents_c_fn
                                                 MPI_Aint array_of_addresses[],
                                                 MPI_Count array_of_large_counts[],
                                                 MPI_Datatype array_of_datatypes[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_contents_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_contents_c", (void **)&mpich_real.MPI_Type_get_contents_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_contents_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, max_integers, max_addresses, max_large_counts, max_datatypes,
                        array_of_integers, array_of_addresses, array_of_large_counts,
                        array_of_datatypes);
@@ -42886,13 +44350,16 @@ static int mpich_traced_MPI_Type_get_envelope_c(mpich_MPI_Type_get_envelope_c_fn
                                                 MPI_Count *num_integers, MPI_Count *num_addresses,
                                                 MPI_Count *num_large_counts,
                                                 MPI_Count *num_datatypes, int *combiner) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_envelope_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_envelope_c", (void **)&mpich_real.MPI_Type_get_envelope_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_envelope_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, num_integers, num_addresses, num_large_counts, num_datatypes,
                        combiner);
   }
@@ -42982,13 +44449,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_get_extent_c(mpich_MPI_Type_get_extent_c_fn *tracer_real,
                                               const void *tracer_caller, MPI_Datatype datatype,
                                               MPI_Count *lb, MPI_Count *extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_extent_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_extent_c", (void **)&mpich_real.MPI_Type_get_extent_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_extent_c) &&
@@ -43061,13 +44531,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_get_true_extent_c(mpich_MPI_Type_get_true_extent_c_fn *tracer_real,
                                                    const void *tracer_caller, MPI_Datatype datatype,
                                                    MPI_Count *true_lb, MPI_Count *true_extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_get_true_extent_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_get_true_extent_c", (void **)&mpich_real.MPI_Type_get_true_extent_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_get_true_extent_c) &&
@@ -43143,13 +44616,16 @@ static int mpich_traced_MPI_Type_indexed_c(mpich_MPI_Type_indexed_c_fn *tracer_r
                                            const MPI_Count array_of_blocklengths[],
                                            const MPI_Count array_of_displacements[],
                                            MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_indexed_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_indexed_c", (void **)&mpich_real.MPI_Type_indexed_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_indexed_c) &&
@@ -43231,13 +44707,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Type_size_c(mpich_MPI_Type_size_c_fn *tracer_real,
                                         const void *tracer_caller, MPI_Datatype datatype,
                                         MPI_Count *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_size_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_size_c", (void **)&mpich_real.MPI_Type_size_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_size_c) &&
@@ -43307,13 +44786,16 @@ static int mpich_traced_MPI_Type_vector_c(mpich_MPI_Type_vector_c_fn *tracer_rea
                                           const void *tracer_caller, MPI_Count count,
                                           MPI_Count blocklength, MPI_Count stride,
                                           MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Type_vector_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Type_vector_c", (void **)&mpich_real.MPI_Type_vector_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Type_vector_c) &&
@@ -43393,13 +44875,16 @@ static int mpich_traced_MPI_Unpack_c(mpich_MPI_Unpack_c_fn *tracer_real, const v
                                      const void *inbuf, MPI_Count insize, MPI_Count *position,
                                      void *outbuf, MPI_Count outcount, MPI_Datatype datatype,
                                      MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Unpack_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Unpack_c", (void **)&mpich_real.MPI_Unpack_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_c) &&
@@ -43485,13 +44970,16 @@ static int mpich_traced_MPI_Unpack_external_c(mpich_MPI_Unpack_external_c_fn *tr
                                               const void *inbuf, MPI_Count insize,
                                               MPI_Count *position, void *outbuf, MPI_Count outcount,
                                               MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Unpack_external_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Unpack_external_c", (void **)&mpich_real.MPI_Unpack_external_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Unpack_external_c) &&
@@ -43576,13 +45064,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Op_create_c(mpich_MPI_Op_create_c_fn *tracer_real,
                                         const void *tracer_caller, MPI_User_function_c *user_fn,
                                         int commute, MPI_Op *op) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Op_create_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Op_create_c", (void **)&mpich_real.MPI_Op_create_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(user_fn, commute, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Op_create_c) &&
@@ -43654,13 +45145,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Bsend_c(mpich_MPI_Bsend_c_fn *tracer_real, const void *tracer_caller,
                                     const void *buf, MPI_Count count, MPI_Datatype datatype,
                                     int dest, int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Bsend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bsend_c", (void **)&mpich_real.MPI_Bsend_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_c) &&
@@ -43740,13 +45234,16 @@ static int mpich_traced_MPI_Bsend_init_c(mpich_MPI_Bsend_init_c_fn *tracer_real,
                                          const void *tracer_caller, const void *buf,
                                          MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                                          MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Bsend_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Bsend_init_c", (void **)&mpich_real.MPI_Bsend_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Bsend_init_c) &&
@@ -43828,13 +45325,16 @@ int MPI_Bsend_init_c(const void *buf, MPI_Count count, MPI_Datatype datatype, in
 __attribute__((noinline))
 static int mpich_traced_MPI_Buffer_attach_c(mpich_MPI_Buffer_attach_c_fn *tracer_real,
                                             const void *tracer_caller, void *buffer, MPI_Count size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Buffer_attach_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Buffer_attach_c", (void **)&mpich_real.MPI_Buffer_attach_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_attach_c) &&
@@ -43902,13 +45402,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Buffer_detach_c(mpich_MPI_Buffer_detach_c_fn *tracer_real,
                                             const void *tracer_caller, void *buffer_addr,
                                             MPI_Count *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Buffer_detach_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Buffer_detach_c", (void **)&mpich_real.MPI_Buffer_detach_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer_addr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Buffer_detach_c) &&
@@ -43978,13 +45481,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Ibsend_c(mpich_MPI_Ibsend_c_fn *tracer_real, const void *tracer_caller,
                                      const void *buf, MPI_Count count, MPI_Datatype datatype,
                                      int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ibsend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ibsend_c", (void **)&mpich_real.MPI_Ibsend_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ibsend_c) &&
@@ -44067,13 +45573,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Imrecv_c(mpich_MPI_Imrecv_c_fn *tracer_real, const void *tracer_caller,
                                      void *buf, MPI_Count count, MPI_Datatype datatype,
                                      MPI_Message *message, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Imrecv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Imrecv_c", (void **)&mpich_real.MPI_Imrecv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Imrecv_c) &&
@@ -44152,13 +45661,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Irecv_c(mpich_MPI_Irecv_c_fn *tracer_real, const void *tracer_caller,
                                     void *buf, MPI_Count count, MPI_Datatype datatype, int source,
                                     int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Irecv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Irecv_c", (void **)&mpich_real.MPI_Irecv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irecv_c) &&
@@ -44241,13 +45753,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Irsend_c(mpich_MPI_Irsend_c_fn *tracer_real, const void *tracer_caller,
                                      const void *buf, MPI_Count count, MPI_Datatype datatype,
                                      int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Irsend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Irsend_c", (void **)&mpich_real.MPI_Irsend_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Irsend_c) &&
@@ -44330,13 +45845,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Isend_c(mpich_MPI_Isend_c_fn *tracer_real, const void *tracer_caller,
                                     const void *buf, MPI_Count count, MPI_Datatype datatype,
                                     int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Isend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isend_c", (void **)&mpich_real.MPI_Isend_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isend_c) &&
@@ -44422,13 +45940,16 @@ static int mpich_traced_MPI_Isendrecv_c(mpich_MPI_Isendrecv_c_fn *tracer_real,
                                         int sendtag, void *recvbuf, MPI_Count recvcount,
                                         MPI_Datatype recvtype, int source, int recvtag,
                                         MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Isendrecv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isendrecv_c", (void **)&mpich_real.MPI_Isendrecv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, request);
   }
@@ -44531,13 +46052,16 @@ static int mpich_traced_MPI_Isendrecv_replace_c(mpich_MPI_Isendrecv_replace_c_fn
                                                 MPI_Count count, MPI_Datatype datatype, int dest,
                                                 int sendtag, int source, int recvtag, MPI_Comm comm,
                                                 MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Isendrecv_replace_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Isendrecv_replace_c", (void **)&mpich_real.MPI_Isendrecv_replace_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Isendrecv_replace_c) &&
@@ -44627,13 +46151,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Issend_c(mpich_MPI_Issend_c_fn *tracer_real, const void *tracer_caller,
                                      const void *buf, MPI_Count count, MPI_Datatype datatype,
                                      int dest, int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Issend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Issend_c", (void **)&mpich_real.MPI_Issend_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Issend_c) &&
@@ -44716,13 +46243,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Mrecv_c(mpich_MPI_Mrecv_c_fn *tracer_real, const void *tracer_caller,
                                     void *buf, MPI_Count count, MPI_Datatype datatype,
                                     MPI_Message *message, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Mrecv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Mrecv_c", (void **)&mpich_real.MPI_Mrecv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Mrecv_c) &&
@@ -44800,13 +46330,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Recv_c(mpich_MPI_Recv_c_fn *tracer_real, const void *tracer_caller,
                                    void *buf, MPI_Count count, MPI_Datatype datatype, int source,
                                    int tag, MPI_Comm comm, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Recv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Recv_c", (void **)&mpich_real.MPI_Recv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_c) &&
@@ -44889,13 +46422,16 @@ static int mpich_traced_MPI_Recv_init_c(mpich_MPI_Recv_init_c_fn *tracer_real,
                                         const void *tracer_caller, void *buf, MPI_Count count,
                                         MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Recv_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Recv_init_c", (void **)&mpich_real.MPI_Recv_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Recv_init_c) &&
@@ -44978,13 +46514,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Rsend_c(mpich_MPI_Rsend_c_fn *tracer_real, const void *tracer_caller,
                                     const void *buf, MPI_Count count, MPI_Datatype datatype,
                                     int dest, int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Rsend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rsend_c", (void **)&mpich_real.MPI_Rsend_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_c) &&
@@ -45064,13 +46603,16 @@ static int mpich_traced_MPI_Rsend_init_c(mpich_MPI_Rsend_init_c_fn *tracer_real,
                                          const void *tracer_caller, const void *buf,
                                          MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                                          MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Rsend_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rsend_init_c", (void **)&mpich_real.MPI_Rsend_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rsend_init_c) &&
@@ -45153,13 +46695,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Send_c(mpich_MPI_Send_c_fn *tracer_real, const void *tracer_caller,
                                    const void *buf, MPI_Count count, MPI_Datatype datatype,
                                    int dest, int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Send_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Send_c", (void **)&mpich_real.MPI_Send_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_c) &&
@@ -45239,13 +46784,16 @@ static int mpich_traced_MPI_Send_init_c(mpich_MPI_Send_init_c_fn *tracer_real,
                                         const void *tracer_caller, const void *buf, MPI_Count count,
                                         MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Send_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Send_init_c", (void **)&mpich_real.MPI_Send_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Send_init_c) &&
@@ -45331,13 +46879,16 @@ static int mpich_traced_MPI_Sendrecv_c(mpich_MPI_Sendrecv_c_fn *tracer_real,
                                        int sendtag, void *recvbuf, MPI_Count recvcount,
                                        MPI_Datatype recvtype, int source, int recvtag,
                                        MPI_Comm comm, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Sendrecv_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Sendrecv_c", (void **)&mpich_real.MPI_Sendrecv_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
@@ -45439,13 +46990,16 @@ static int mpich_traced_MPI_Sendrecv_replace_c(mpich_MPI_Sendrecv_replace_c_fn *
                                                MPI_Count count, MPI_Datatype datatype, int dest,
                                                int sendtag, int source, int recvtag, MPI_Comm comm,
                                                MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Sendrecv_replace_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Sendrecv_replace_c", (void **)&mpich_real.MPI_Sendrecv_replace_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Sendrecv_replace_c) &&
@@ -45533,13 +47087,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Ssend_c(mpich_MPI_Ssend_c_fn *tracer_real, const void *tracer_caller,
                                     const void *buf, MPI_Count count, MPI_Datatype datatype,
                                     int dest, int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ssend_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ssend_c", (void **)&mpich_real.MPI_Ssend_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_c) &&
@@ -45619,13 +47176,16 @@ static int mpich_traced_MPI_Ssend_init_c(mpich_MPI_Ssend_init_c_fn *tracer_real,
                                          const void *tracer_caller, const void *buf,
                                          MPI_Count count, MPI_Datatype datatype, int dest, int tag,
                                          MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Ssend_init_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Ssend_init_c", (void **)&mpich_real.MPI_Ssend_init_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Ssend_init_c) &&
@@ -45711,13 +47271,16 @@ static int mpich_traced_MPI_Accumulate_c(mpich_MPI_Accumulate_c_fn *tracer_real,
                                          int target_rank, MPI_Aint target_disp,
                                          MPI_Count target_count, MPI_Datatype target_datatype,
                                          MPI_Op op, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Accumulate_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Accumulate_c", (void **)&mpich_real.MPI_Accumulate_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Accumulate_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
@@ -45812,13 +47375,16 @@ static int mpich_traced_MPI_Get_c(mpich_MPI_Get_c_fn *tracer_real, const void *t
                                   MPI_Datatype origin_datatype, int target_rank,
                                   MPI_Aint target_disp, MPI_Count target_count,
                                   MPI_Datatype target_datatype, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_c", (void **)&mpich_real.MPI_Get_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -45912,13 +47478,16 @@ static int mpich_traced_MPI_Get_accumulate_c(mpich_MPI_Get_accumulate_c_fn *trac
                                              MPI_Datatype result_datatype, int target_rank,
                                              MPI_Aint target_disp, MPI_Count target_count,
                                              MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Get_accumulate_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Get_accumulate_c", (void **)&mpich_real.MPI_Get_accumulate_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Get_accumulate_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
@@ -46026,13 +47595,16 @@ static int mpich_traced_MPI_Put_c(mpich_MPI_Put_c_fn *tracer_real, const void *t
                                   MPI_Datatype origin_datatype, int target_rank,
                                   MPI_Aint target_disp, MPI_Count target_count,
                                   MPI_Datatype target_datatype, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Put_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Put_c", (void **)&mpich_real.MPI_Put_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Put_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -46125,13 +47697,16 @@ static int mpich_traced_MPI_Raccumulate_c(mpich_MPI_Raccumulate_c_fn *tracer_rea
                                           int target_rank, MPI_Aint target_disp,
                                           MPI_Count target_count, MPI_Datatype target_datatype,
                                           MPI_Op op, MPI_Win win, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Raccumulate_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Raccumulate_c", (void **)&mpich_real.MPI_Raccumulate_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Raccumulate_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
@@ -46229,13 +47804,16 @@ static int mpich_traced_MPI_Rget_c(mpich_MPI_Rget_c_fn *tracer_real, const void 
                                    MPI_Datatype origin_datatype, int target_rank,
                                    MPI_Aint target_disp, MPI_Count target_count,
                                    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Rget_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rget_c", (void **)&mpich_real.MPI_Rget_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -46334,13 +47912,16 @@ static int mpich_traced_MPI_Rget_accumulate_c(mpich_MPI_Rget_accumulate_c_fn *tr
                                               MPI_Aint target_disp, MPI_Count target_count,
                                               MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                                               MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Rget_accumulate_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rget_accumulate_c", (void **)&mpich_real.MPI_Rget_accumulate_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rget_accumulate_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
@@ -46451,13 +48032,16 @@ static int mpich_traced_MPI_Rput_c(mpich_MPI_Rput_c_fn *tracer_real, const void 
                                    MPI_Datatype origin_datatype, int target_rank,
                                    MPI_Aint target_disp, MPI_Count target_count,
                                    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Rput_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Rput_c", (void **)&mpich_real.MPI_Rput_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Rput_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -46552,13 +48136,16 @@ static int mpich_traced_MPI_Win_allocate_c(mpich_MPI_Win_allocate_c_fn *tracer_r
                                            const void *tracer_caller, MPI_Aint size,
                                            MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                                            void *baseptr, MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_allocate_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_allocate_c", (void **)&mpich_real.MPI_Win_allocate_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_c) &&
@@ -46639,13 +48226,16 @@ static int mpich_traced_MPI_Win_allocate_shared_c(mpich_MPI_Win_allocate_shared_
                                                   const void *tracer_caller, MPI_Aint size,
                                                   MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                                                   void *baseptr, MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_allocate_shared_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_allocate_shared_c", (void **)&mpich_real.MPI_Win_allocate_shared_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_allocate_shared_c) &&
@@ -46726,13 +48316,16 @@ static int mpich_traced_MPI_Win_create_c(mpich_MPI_Win_create_c_fn *tracer_real,
                                          const void *tracer_caller, void *base, MPI_Aint size,
                                          MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm,
                                          MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_create_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_create_c", (void **)&mpich_real.MPI_Win_create_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_create_c) &&
@@ -46812,13 +48405,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_Win_shared_query_c(mpich_MPI_Win_shared_query_c_fn *tracer_real,
                                                const void *tracer_caller, MPI_Win win, int rank,
                                                MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Win_shared_query_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Win_shared_query_c", (void **)&mpich_real.MPI_Win_shared_query_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Win_shared_query_c) &&
@@ -46896,13 +48492,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_open(mpich_MPI_File_open_fn *tracer_real,
                                       const void *tracer_caller, MPI_Comm comm,
                                       const char *filename, int amode, MPI_Info info, MPI_File *fh) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_open_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_open", (void **)&mpich_real.MPI_File_open);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, filename, amode, info, fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_open) &&
@@ -46978,13 +48577,16 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
 __attribute__((noinline))
 static int mpich_traced_MPI_File_close(mpich_MPI_File_close_fn *tracer_real,
                                        const void *tracer_caller, MPI_File *fh) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_close_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_close", (void **)&mpich_real.MPI_File_close);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_close) &&
@@ -47051,13 +48653,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_delete(mpich_MPI_File_delete_fn *tracer_real,
                                         const void *tracer_caller, const char *filename,
                                         MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_delete_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_delete", (void **)&mpich_real.MPI_File_delete);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(filename, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_delete) &&
@@ -47124,13 +48729,16 @@ int MPI_File_delete(const char *filename, MPI_Info info) {
 __attribute__((noinline))
 static int mpich_traced_MPI_File_set_size(mpich_MPI_File_set_size_fn *tracer_real,
                                           const void *tracer_caller, MPI_File fh, MPI_Offset size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_set_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_set_size", (void **)&mpich_real.MPI_File_set_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_size) &&
@@ -47198,13 +48806,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_preallocate(mpich_MPI_File_preallocate_fn *tracer_real,
                                              const void *tracer_caller, MPI_File fh,
                                              MPI_Offset size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_preallocate_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_preallocate", (void **)&mpich_real.MPI_File_preallocate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_preallocate) &&
@@ -47271,13 +48882,16 @@ int MPI_File_preallocate(MPI_File fh, MPI_Offset size) {
 __attribute__((noinline))
 static int mpich_traced_MPI_File_get_size(mpich_MPI_File_get_size_fn *tracer_real,
                                           const void *tracer_caller, MPI_File fh, MPI_Offset *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_size_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_size", (void **)&mpich_real.MPI_File_get_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_size) &&
@@ -47345,13 +48959,16 @@ int MPI_File_get_size(MPI_File fh, MPI_Offset *size) {
 __attribute__((noinline))
 static int mpich_traced_MPI_File_get_group(mpich_MPI_File_get_group_fn *tracer_real,
                                            const void *tracer_caller, MPI_File fh, MPI_Group *group) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_group_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_group", (void **)&mpich_real.MPI_File_get_group);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_group) &&
@@ -47419,13 +49036,16 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *group) {
 __attribute__((noinline))
 static int mpich_traced_MPI_File_get_amode(mpich_MPI_File_get_amode_fn *tracer_real,
                                            const void *tracer_caller, MPI_File fh, int *amode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_amode_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_amode", (void **)&mpich_real.MPI_File_get_amode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, amode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_amode) &&
@@ -47493,13 +49113,16 @@ int MPI_File_get_amode(MPI_File fh, int *amode) {
 __attribute__((noinline))
 static int mpich_traced_MPI_File_set_info(mpich_MPI_File_set_info_fn *tracer_real,
                                           const void *tracer_caller, MPI_File fh, MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_set_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_set_info", (void **)&mpich_real.MPI_File_set_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_info) &&
@@ -47567,13 +49190,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_get_info(mpich_MPI_File_get_info_fn *tracer_real,
                                           const void *tracer_caller, MPI_File fh,
                                           MPI_Info *info_used) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_info_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_info", (void **)&mpich_real.MPI_File_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_info) &&
@@ -47643,13 +49269,16 @@ static int mpich_traced_MPI_File_set_view(mpich_MPI_File_set_view_fn *tracer_rea
                                           const void *tracer_caller, MPI_File fh, MPI_Offset disp,
                                           MPI_Datatype etype, MPI_Datatype filetype,
                                           const char *datarep, MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_set_view_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_set_view", (void **)&mpich_real.MPI_File_set_view);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_view) &&
@@ -47730,13 +49359,16 @@ static int mpich_traced_MPI_File_get_view(mpich_MPI_File_get_view_fn *tracer_rea
                                           const void *tracer_caller, MPI_File fh, MPI_Offset *disp,
                                           MPI_Datatype *etype, MPI_Datatype *filetype,
                                           char *datarep) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_view_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_view", (void **)&mpich_real.MPI_File_get_view);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_view) &&
@@ -47818,13 +49450,16 @@ static int mpich_traced_MPI_File_read_at(mpich_MPI_File_read_at_fn *tracer_real,
                                          const void *tracer_caller, MPI_File fh, MPI_Offset offset,
                                          void *buf, int count, MPI_Datatype datatype,
                                          MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_at_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at", (void **)&mpich_real.MPI_File_read_at);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at) &&
@@ -47905,13 +49540,16 @@ static int mpich_traced_MPI_File_read_at_all(mpich_MPI_File_read_at_all_fn *trac
                                              const void *tracer_caller, MPI_File fh,
                                              MPI_Offset offset, void *buf, int count,
                                              MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_at_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_all", (void **)&mpich_real.MPI_File_read_at_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all) &&
@@ -47992,13 +49630,16 @@ static int mpich_traced_MPI_File_write_at(mpich_MPI_File_write_at_fn *tracer_rea
                                           const void *tracer_caller, MPI_File fh, MPI_Offset offset,
                                           const void *buf, int count, MPI_Datatype datatype,
                                           MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_at_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at", (void **)&mpich_real.MPI_File_write_at);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at) &&
@@ -48079,13 +49720,16 @@ static int mpich_traced_MPI_File_write_at_all(mpich_MPI_File_write_at_all_fn *tr
                                               const void *tracer_caller, MPI_File fh,
                                               MPI_Offset offset, const void *buf, int count,
                                               MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_at_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_all", (void **)&mpich_real.MPI_File_write_at_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all) &&
@@ -48166,13 +49810,16 @@ static int mpich_traced_MPI_File_iread_at(mpich_MPI_File_iread_at_fn *tracer_rea
                                           const void *tracer_caller, MPI_File fh, MPI_Offset offset,
                                           void *buf, int count, MPI_Datatype datatype,
                                           MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iread_at_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_at", (void **)&mpich_real.MPI_File_iread_at);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at) &&
@@ -48254,13 +49901,16 @@ static int mpich_traced_MPI_File_iwrite_at(mpich_MPI_File_iwrite_at_fn *tracer_r
                                            const void *tracer_caller, MPI_File fh,
                                            MPI_Offset offset, const void *buf, int count,
                                            MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iwrite_at_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_at", (void **)&mpich_real.MPI_File_iwrite_at);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at) &&
@@ -48341,13 +49991,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_read(mpich_MPI_File_read_fn *tracer_real,
                                       const void *tracer_caller, MPI_File fh, void *buf, int count,
                                       MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read", (void **)&mpich_real.MPI_File_read);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read) &&
@@ -48423,13 +50076,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_read_all(mpich_MPI_File_read_all_fn *tracer_real,
                                           const void *tracer_caller, MPI_File fh, void *buf,
                                           int count, MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_all", (void **)&mpich_real.MPI_File_read_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all) &&
@@ -48505,13 +50161,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_write(mpich_MPI_File_write_fn *tracer_real,
                                        const void *tracer_caller, MPI_File fh, const void *buf,
                                        int count, MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write", (void **)&mpich_real.MPI_File_write);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write) &&
@@ -48588,13 +50247,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_write_all(mpich_MPI_File_write_all_fn *tracer_real,
                                            const void *tracer_caller, MPI_File fh, const void *buf,
                                            int count, MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_all", (void **)&mpich_real.MPI_File_write_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all) &&
@@ -48671,13 +50333,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_iread(mpich_MPI_File_iread_fn *tracer_real,
                                        const void *tracer_caller, MPI_File fh, void *buf, int count,
                                        MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iread_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread", (void **)&mpich_real.MPI_File_iread);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread) &&
@@ -48754,13 +50419,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_iwrite(mpich_MPI_File_iwrite_fn *tracer_real,
                                         const void *tracer_caller, MPI_File fh, const void *buf,
                                         int count, MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iwrite_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite", (void **)&mpich_real.MPI_File_iwrite);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite) &&
@@ -48838,13 +50506,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_seek(mpich_MPI_File_seek_fn *tracer_real,
                                       const void *tracer_caller, MPI_File fh, MPI_Offset offset,
                                       int whence) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_seek_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_seek", (void **)&mpich_real.MPI_File_seek);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek) &&
@@ -48914,13 +50585,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_get_position(mpich_MPI_File_get_position_fn *tracer_real,
                                               const void *tracer_caller, MPI_File fh,
                                               MPI_Offset *offset) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_position_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_position", (void **)&mpich_real.MPI_File_get_position);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position) &&
@@ -48989,13 +50663,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_get_byte_offset(mpich_MPI_File_get_byte_offset_fn *tracer_real,
                                                  const void *tracer_caller, MPI_File fh,
                                                  MPI_Offset offset, MPI_Offset *disp) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_byte_offset_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_byte_offset", (void **)&mpich_real.MPI_File_get_byte_offset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, disp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_byte_offset) &&
@@ -49067,13 +50744,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_read_shared(mpich_MPI_File_read_shared_fn *tracer_real,
                                              const void *tracer_caller, MPI_File fh, void *buf,
                                              int count, MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_shared", (void **)&mpich_real.MPI_File_read_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared) &&
@@ -49151,13 +50831,16 @@ static int mpich_traced_MPI_File_write_shared(mpich_MPI_File_write_shared_fn *tr
                                               const void *tracer_caller, MPI_File fh,
                                               const void *buf, int count, MPI_Datatype datatype,
                                               MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_shared", (void **)&mpich_real.MPI_File_write_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared) &&
@@ -49235,13 +50918,16 @@ static int mpich_traced_MPI_File_iread_shared(mpich_MPI_File_iread_shared_fn *tr
                                               const void *tracer_caller, MPI_File fh, void *buf,
                                               int count, MPI_Datatype datatype,
                                               MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iread_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_shared", (void **)&mpich_real.MPI_File_iread_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared) &&
@@ -49320,13 +51006,16 @@ static int mpich_traced_MPI_File_iwrite_shared(mpich_MPI_File_iwrite_shared_fn *
                                                const void *tracer_caller, MPI_File fh,
                                                const void *buf, int count, MPI_Datatype datatype,
                                                MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iwrite_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_shared", (void **)&mpich_real.MPI_File_iwrite_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared) &&
@@ -49404,13 +51093,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_read_ordered(mpich_MPI_File_read_ordered_fn *tracer_real,
                                               const void *tracer_caller, MPI_File fh, void *buf,
                                               int count, MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_ordered_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_ordered", (void **)&mpich_real.MPI_File_read_ordered);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered) &&
@@ -49488,13 +51180,16 @@ static int mpich_traced_MPI_File_write_ordered(mpich_MPI_File_write_ordered_fn *
                                                const void *tracer_caller, MPI_File fh,
                                                const void *buf, int count, MPI_Datatype datatype,
                                                MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_ordered_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_ordered", (void **)&mpich_real.MPI_File_write_ordered);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered) &&
@@ -49571,13 +51266,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_seek_shared(mpich_MPI_File_seek_shared_fn *tracer_real,
                                              const void *tracer_caller, MPI_File fh,
                                              MPI_Offset offset, int whence) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_seek_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_seek_shared", (void **)&mpich_real.MPI_File_seek_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_seek_shared) &&
@@ -49648,13 +51346,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_get_position_shared(mpich_MPI_File_get_position_shared_fn *tracer_real,
                                                      const void *tracer_caller, MPI_File fh,
                                                      MPI_Offset *offset) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_position_shared_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_position_shared", (void **)&mpich_real.MPI_File_get_position_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_position_shared) &&
@@ -49725,13 +51426,16 @@ static int mpich_traced_MPI_File_read_at_all_begin(mpich_MPI_File_read_at_all_be
                                                    const void *tracer_caller, MPI_File fh,
                                                    MPI_Offset offset, void *buf, int count,
                                                    MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_at_all_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_all_begin", (void **)&mpich_real.MPI_File_read_at_all_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin) &&
@@ -49808,13 +51512,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_read_at_all_end(mpich_MPI_File_read_at_all_end_fn *tracer_real,
                                                  const void *tracer_caller, MPI_File fh, void *buf,
                                                  MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_at_all_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_all_end", (void **)&mpich_real.MPI_File_read_at_all_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_end) &&
@@ -49886,13 +51593,16 @@ static int mpich_traced_MPI_File_write_at_all_begin(mpich_MPI_File_write_at_all_
                                                     const void *tracer_caller, MPI_File fh,
                                                     MPI_Offset offset, const void *buf, int count,
                                                     MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_at_all_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_all_begin", (void **)&mpich_real.MPI_File_write_at_all_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin) &&
@@ -49969,13 +51679,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_write_at_all_end(mpich_MPI_File_write_at_all_end_fn *tracer_real,
                                                   const void *tracer_caller, MPI_File fh,
                                                   const void *buf, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_at_all_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_all_end", (void **)&mpich_real.MPI_File_write_at_all_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_end) &&
@@ -50046,13 +51759,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_read_all_begin(mpich_MPI_File_read_all_begin_fn *tracer_real,
                                                 const void *tracer_caller, MPI_File fh, void *buf,
                                                 int count, MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_all_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_all_begin", (void **)&mpich_real.MPI_File_read_all_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin) &&
@@ -50126,13 +51842,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_read_all_end(mpich_MPI_File_read_all_end_fn *tracer_real,
                                               const void *tracer_caller, MPI_File fh, void *buf,
                                               MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_all_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_all_end", (void **)&mpich_real.MPI_File_read_all_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_end) &&
@@ -50203,13 +51922,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_write_all_begin(mpich_MPI_File_write_all_begin_fn *tracer_real,
                                                  const void *tracer_caller, MPI_File fh,
                                                  const void *buf, int count, MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_all_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_all_begin", (void **)&mpich_real.MPI_File_write_all_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin) &&
@@ -50283,13 +52005,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_write_all_end(mpich_MPI_File_write_all_end_fn *tracer_real,
                                                const void *tracer_caller, MPI_File fh,
                                                const void *buf, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_all_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_all_end", (void **)&mpich_real.MPI_File_write_all_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_end) &&
@@ -50360,13 +52085,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_read_ordered_begin(mpich_MPI_File_read_ordered_begin_fn *tracer_real,
                                                     const void *tracer_caller, MPI_File fh,
                                                     void *buf, int count, MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_ordered_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_ordered_begin", (void **)&mpich_real.MPI_File_read_ordered_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin) &&
@@ -50440,13 +52168,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_read_ordered_end(mpich_MPI_File_read_ordered_end_fn *tracer_real,
                                                   const void *tracer_caller, MPI_File fh, void *buf,
                                                   MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_ordered_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_ordered_end", (void **)&mpich_real.MPI_File_read_ordered_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_end) &&
@@ -50518,13 +52249,16 @@ static int mpich_traced_MPI_File_write_ordered_begin(mpich_MPI_File_write_ordere
                                                      const void *tracer_caller, MPI_File fh,
                                                      const void *buf, int count,
                                                      MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_ordered_begin_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_ordered_begin", (void **)&mpich_real.MPI_File_write_ordered_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin) &&
@@ -50598,13 +52332,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_write_ordered_end(mpich_MPI_File_write_ordered_end_fn *tracer_real,
                                                    const void *tracer_caller, MPI_File fh,
                                                    const void *buf, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_ordered_end_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_ordered_end", (void **)&mpich_real.MPI_File_write_ordered_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_end) &&
@@ -50675,13 +52412,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_get_type_extent(mpich_MPI_File_get_type_extent_fn *tracer_real,
                                                  const void *tracer_caller, MPI_File fh,
                                                  MPI_Datatype datatype, MPI_Aint *extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_type_extent_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_type_extent", (void **)&mpich_real.MPI_File_get_type_extent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent) &&
@@ -50756,13 +52496,16 @@ static int mpich_traced_MPI_Register_datarep(mpich_MPI_Register_datarep_fn *trac
                                              MPI_Datarep_conversion_function *write_conversion_fn,
                                              MPI_Datarep_extent_function *dtype_file_extent_fn,
                                              void *extra_state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Register_datarep_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Register_datarep", (void **)&mpich_real.MPI_Register_datarep);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
@@ -50845,13 +52588,16 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
 __attribute__((noinline))
 static int mpich_traced_MPI_File_set_atomicity(mpich_MPI_File_set_atomicity_fn *tracer_real,
                                                const void *tracer_caller, MPI_File fh, int flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_set_atomicity_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_set_atomicity", (void **)&mpich_real.MPI_File_set_atomicity);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_set_atomicity) &&
@@ -50918,13 +52664,16 @@ int MPI_File_set_atomicity(MPI_File fh, int flag) {
 __attribute__((noinline))
 static int mpich_traced_MPI_File_get_atomicity(mpich_MPI_File_get_atomicity_fn *tracer_real,
                                                const void *tracer_caller, MPI_File fh, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_atomicity_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_atomicity", (void **)&mpich_real.MPI_File_get_atomicity);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_atomicity) &&
@@ -50992,13 +52741,16 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag) {
 __attribute__((noinline))
 static int mpich_traced_MPI_File_sync(mpich_MPI_File_sync_fn *tracer_real,
                                       const void *tracer_caller, MPI_File fh) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_sync_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_sync", (void **)&mpich_real.MPI_File_sync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_sync) &&
@@ -51065,13 +52817,16 @@ static int mpich_traced_MPI_File_iread_at_all(mpich_MPI_File_iread_at_all_fn *tr
                                               const void *tracer_caller, MPI_File fh,
                                               MPI_Offset offset, void *buf, int count,
                                               MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iread_at_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_at_all", (void **)&mpich_real.MPI_File_iread_at_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all) &&
@@ -51153,13 +52908,16 @@ static int mpich_traced_MPI_File_iwrite_at_all(mpich_MPI_File_iwrite_at_all_fn *
                                                const void *tracer_caller, MPI_File fh,
                                                MPI_Offset offset, const void *buf, int count,
                                                MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iwrite_at_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_at_all", (void **)&mpich_real.MPI_File_iwrite_at_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all) &&
@@ -51240,13 +52998,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_iread_all(mpich_MPI_File_iread_all_fn *tracer_real,
                                            const void *tracer_caller, MPI_File fh, void *buf,
                                            int count, MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iread_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_all", (void **)&mpich_real.MPI_File_iread_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all) &&
@@ -51324,13 +53085,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_iwrite_all(mpich_MPI_File_iwrite_all_fn *tracer_real,
                                             const void *tracer_caller, MPI_File fh, const void *buf,
                                             int count, MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iwrite_all_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_all", (void **)&mpich_real.MPI_File_iwrite_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all) &&
@@ -51408,13 +53172,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_read_c(mpich_MPI_File_read_c_fn *tracer_real,
                                         const void *tracer_caller, MPI_File fh, void *buf,
                                         MPI_Count count, MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_c", (void **)&mpich_real.MPI_File_read_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_c) &&
@@ -51492,13 +53259,16 @@ static int mpich_traced_MPI_File_read_all_c(mpich_MPI_File_read_all_c_fn *tracer
                                             const void *tracer_caller, MPI_File fh, void *buf,
                                             MPI_Count count, MPI_Datatype datatype,
                                             MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_all_c", (void **)&mpich_real.MPI_File_read_all_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_c) &&
@@ -51575,13 +53345,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_read_all_begin_c(mpich_MPI_File_read_all_begin_c_fn *tracer_real,
                                                   const void *tracer_caller, MPI_File fh, void *buf,
                                                   MPI_Count count, MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_all_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_all_begin_c", (void **)&mpich_real.MPI_File_read_all_begin_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_all_begin_c) &&
@@ -51656,13 +53429,16 @@ static int mpich_traced_MPI_File_read_at_c(mpich_MPI_File_read_at_c_fn *tracer_r
                                            const void *tracer_caller, MPI_File fh,
                                            MPI_Offset offset, void *buf, MPI_Count count,
                                            MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_at_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_c", (void **)&mpich_real.MPI_File_read_at_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_c) &&
@@ -51743,13 +53519,16 @@ static int mpich_traced_MPI_File_read_at_all_c(mpich_MPI_File_read_at_all_c_fn *
                                                const void *tracer_caller, MPI_File fh,
                                                MPI_Offset offset, void *buf, MPI_Count count,
                                                MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_at_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_all_c", (void **)&mpich_real.MPI_File_read_at_all_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_c) &&
@@ -51830,13 +53609,16 @@ static int mpich_traced_MPI_File_read_at_all_begin_c(mpich_MPI_File_read_at_all_
                                                      const void *tracer_caller, MPI_File fh,
                                                      MPI_Offset offset, void *buf, MPI_Count count,
                                                      MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_at_all_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_at_all_begin_c", (void **)&mpich_real.MPI_File_read_at_all_begin_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_at_all_begin_c) &&
@@ -51914,13 +53696,16 @@ static int mpich_traced_MPI_File_read_ordered_c(mpich_MPI_File_read_ordered_c_fn
                                                 const void *tracer_caller, MPI_File fh, void *buf,
                                                 MPI_Count count, MPI_Datatype datatype,
                                                 MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_ordered_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_ordered_c", (void **)&mpich_real.MPI_File_read_ordered_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_c) &&
@@ -51998,13 +53783,16 @@ static int mpich_traced_MPI_File_read_ordered_begin_c(mpich_MPI_File_read_ordere
                                                       const void *tracer_caller, MPI_File fh,
                                                       void *buf, MPI_Count count,
                                                       MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_ordered_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_ordered_begin_c", (void **)&mpich_real.MPI_File_read_ordered_begin_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_ordered_begin_c) &&
@@ -52079,13 +53867,16 @@ static int mpich_traced_MPI_File_read_shared_c(mpich_MPI_File_read_shared_c_fn *
                                                const void *tracer_caller, MPI_File fh, void *buf,
                                                MPI_Count count, MPI_Datatype datatype,
                                                MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_read_shared_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_read_shared_c", (void **)&mpich_real.MPI_File_read_shared_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_read_shared_c) &&
@@ -52162,13 +53953,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_write_c(mpich_MPI_File_write_c_fn *tracer_real,
                                          const void *tracer_caller, MPI_File fh, const void *buf,
                                          MPI_Count count, MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_c", (void **)&mpich_real.MPI_File_write_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_c) &&
@@ -52246,13 +54040,16 @@ static int mpich_traced_MPI_File_write_all_c(mpich_MPI_File_write_all_c_fn *trac
                                              const void *tracer_caller, MPI_File fh,
                                              const void *buf, MPI_Count count,
                                              MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_all_c", (void **)&mpich_real.MPI_File_write_all_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_c) &&
@@ -52330,13 +54127,16 @@ static int mpich_traced_MPI_File_write_all_begin_c(mpich_MPI_File_write_all_begi
                                                    const void *tracer_caller, MPI_File fh,
                                                    const void *buf, MPI_Count count,
                                                    MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_all_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_all_begin_c", (void **)&mpich_real.MPI_File_write_all_begin_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_all_begin_c) &&
@@ -52411,13 +54211,16 @@ static int mpich_traced_MPI_File_write_at_c(mpich_MPI_File_write_at_c_fn *tracer
                                             const void *tracer_caller, MPI_File fh,
                                             MPI_Offset offset, const void *buf, MPI_Count count,
                                             MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_at_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_c", (void **)&mpich_real.MPI_File_write_at_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_c) &&
@@ -52498,13 +54301,16 @@ static int mpich_traced_MPI_File_write_at_all_c(mpich_MPI_File_write_at_all_c_fn
                                                 const void *tracer_caller, MPI_File fh,
                                                 MPI_Offset offset, const void *buf, MPI_Count count,
                                                 MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_at_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_all_c", (void **)&mpich_real.MPI_File_write_at_all_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_c) &&
@@ -52585,13 +54391,16 @@ static int mpich_traced_MPI_File_write_at_all_begin_c(mpich_MPI_File_write_at_al
                                                       const void *tracer_caller, MPI_File fh,
                                                       MPI_Offset offset, const void *buf,
                                                       MPI_Count count, MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_at_all_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_at_all_begin_c", (void **)&mpich_real.MPI_File_write_at_all_begin_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_at_all_begin_c) &&
@@ -52669,13 +54478,16 @@ static int mpich_traced_MPI_File_write_ordered_c(mpich_MPI_File_write_ordered_c_
                                                  const void *tracer_caller, MPI_File fh,
                                                  const void *buf, MPI_Count count,
                                                  MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_ordered_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_ordered_c", (void **)&mpich_real.MPI_File_write_ordered_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_c) &&
@@ -52753,13 +54565,16 @@ static int mpich_traced_MPI_File_write_ordered_begin_c(mpich_MPI_File_write_orde
                                                        const void *tracer_caller, MPI_File fh,
                                                        const void *buf, MPI_Count count,
                                                        MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_ordered_begin_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_ordered_begin_c", (void **)&mpich_real.MPI_File_write_ordered_begin_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_ordered_begin_c) &&
@@ -52835,13 +54650,16 @@ static int mpich_traced_MPI_File_write_shared_c(mpich_MPI_File_write_shared_c_fn
                                                 const void *tracer_caller, MPI_File fh,
                                                 const void *buf, MPI_Count count,
                                                 MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_write_shared_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_write_shared_c", (void **)&mpich_real.MPI_File_write_shared_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_write_shared_c) &&
@@ -52919,13 +54737,16 @@ static int mpich_traced_MPI_File_iread_c(mpich_MPI_File_iread_c_fn *tracer_real,
                                          const void *tracer_caller, MPI_File fh, void *buf,
                                          MPI_Count count, MPI_Datatype datatype,
                                          MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iread_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_c", (void **)&mpich_real.MPI_File_iread_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_c) &&
@@ -53004,13 +54825,16 @@ static int mpich_traced_MPI_File_iread_all_c(mpich_MPI_File_iread_all_c_fn *trac
                                              const void *tracer_caller, MPI_File fh, void *buf,
                                              MPI_Count count, MPI_Datatype datatype,
                                              MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iread_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_all_c", (void **)&mpich_real.MPI_File_iread_all_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_all_c) &&
@@ -53089,13 +54913,16 @@ static int mpich_traced_MPI_File_iread_at_c(mpich_MPI_File_iread_at_c_fn *tracer
                                             const void *tracer_caller, MPI_File fh,
                                             MPI_Offset offset, void *buf, MPI_Count count,
                                             MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iread_at_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_at_c", (void **)&mpich_real.MPI_File_iread_at_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_c) &&
@@ -53177,13 +55004,16 @@ static int mpich_traced_MPI_File_iread_at_all_c(mpich_MPI_File_iread_at_all_c_fn
                                                 const void *tracer_caller, MPI_File fh,
                                                 MPI_Offset offset, void *buf, MPI_Count count,
                                                 MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iread_at_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_at_all_c", (void **)&mpich_real.MPI_File_iread_at_all_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_at_all_c) &&
@@ -53265,13 +55095,16 @@ static int mpich_traced_MPI_File_iread_shared_c(mpich_MPI_File_iread_shared_c_fn
                                                 const void *tracer_caller, MPI_File fh, void *buf,
                                                 MPI_Count count, MPI_Datatype datatype,
                                                 MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iread_shared_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iread_shared_c", (void **)&mpich_real.MPI_File_iread_shared_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iread_shared_c) &&
@@ -53350,13 +55183,16 @@ static int mpich_traced_MPI_File_iwrite_c(mpich_MPI_File_iwrite_c_fn *tracer_rea
                                           const void *tracer_caller, MPI_File fh, const void *buf,
                                           MPI_Count count, MPI_Datatype datatype,
                                           MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iwrite_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_c", (void **)&mpich_real.MPI_File_iwrite_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_c) &&
@@ -53435,13 +55271,16 @@ static int mpich_traced_MPI_File_iwrite_all_c(mpich_MPI_File_iwrite_all_c_fn *tr
                                               const void *tracer_caller, MPI_File fh,
                                               const void *buf, MPI_Count count,
                                               MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iwrite_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_all_c", (void **)&mpich_real.MPI_File_iwrite_all_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_all_c) &&
@@ -53520,13 +55359,16 @@ static int mpich_traced_MPI_File_iwrite_at_c(mpich_MPI_File_iwrite_at_c_fn *trac
                                              const void *tracer_caller, MPI_File fh,
                                              MPI_Offset offset, const void *buf, MPI_Count count,
                                              MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iwrite_at_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_at_c", (void **)&mpich_real.MPI_File_iwrite_at_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_c) &&
@@ -53609,13 +55451,16 @@ static int mpich_traced_MPI_File_iwrite_at_all_c(mpich_MPI_File_iwrite_at_all_c_
                                                  MPI_Offset offset, const void *buf,
                                                  MPI_Count count, MPI_Datatype datatype,
                                                  MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iwrite_at_all_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_at_all_c", (void **)&mpich_real.MPI_File_iwrite_at_all_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_at_all_c) &&
@@ -53697,13 +55542,16 @@ static int mpich_traced_MPI_File_iwrite_shared_c(mpich_MPI_File_iwrite_shared_c_
                                                  const void *tracer_caller, MPI_File fh,
                                                  const void *buf, MPI_Count count,
                                                  MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_iwrite_shared_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_iwrite_shared_c", (void **)&mpich_real.MPI_File_iwrite_shared_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_iwrite_shared_c) &&
@@ -53781,13 +55629,16 @@ __attribute__((noinline))
 static int mpich_traced_MPI_File_get_type_extent_c(mpich_MPI_File_get_type_extent_c_fn *tracer_real,
                                                    const void *tracer_caller, MPI_File fh,
                                                    MPI_Datatype datatype, MPI_Count *extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_File_get_type_extent_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_File_get_type_extent_c", (void **)&mpich_real.MPI_File_get_type_extent_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_File_get_type_extent_c) &&
@@ -53862,13 +55713,16 @@ static int mpich_traced_MPI_Register_datarep_c(mpich_MPI_Register_datarep_c_fn *
                                                MPI_Datarep_conversion_function_c *write_conversion_fn,
                                                MPI_Datarep_extent_function *dtype_file_extent_fn,
                                                void *extra_state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (mpich_MPI_Register_datarep_c_fn *)tracer_resolve(
         "libmpich.so.12", "MPI_Register_datarep_c", (void **)&mpich_real.MPI_Register_datarep_c);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_mpich, call)) ||
-      mpich_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, MPI_Register_datarep_c__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_mpich, call));
+  }
+  if (tracer_off || mpich_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }

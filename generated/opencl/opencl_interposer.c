@@ -416,13 +416,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clGetPlatformIDs(opencl_clGetPlatformIDs_fn *tracer_real,
                                              const void *tracer_caller, cl_uint num_entries,
                                              cl_platform_id *platforms, cl_uint *num_platforms) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetPlatformIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformIDs", (void **)&opencl_real.clGetPlatformIDs);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformIDs) &&
@@ -496,13 +499,16 @@ static cl_int opencl_traced_clGetPlatformInfo(opencl_clGetPlatformInfo_fn *trace
                                               const void *tracer_caller, cl_platform_id platform,
                                               cl_platform_info param_name, size_t param_value_size,
                                               void *param_value, size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetPlatformInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPlatformInfo", (void **)&opencl_real.clGetPlatformInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPlatformInfo) &&
@@ -584,13 +590,16 @@ static cl_int opencl_traced_clGetDeviceIDs(opencl_clGetDeviceIDs_fn *tracer_real
                                            const void *tracer_caller, cl_platform_id platform,
                                            cl_device_type device_type, cl_uint num_entries,
                                            cl_device_id *devices, cl_uint *num_devices) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetDeviceIDs_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceIDs", (void **)&opencl_real.clGetDeviceIDs);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform, device_type, num_entries, devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceIDs) &&
@@ -670,13 +679,16 @@ static cl_int opencl_traced_clGetDeviceInfo(opencl_clGetDeviceInfo_fn *tracer_re
                                             const void *tracer_caller, cl_device_id device,
                                             cl_device_info param_name, size_t param_value_size,
                                             void *param_value, size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetDeviceInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceInfo", (void **)&opencl_real.clGetDeviceInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceInfo) &&
@@ -758,13 +770,16 @@ static cl_int opencl_traced_clCreateSubDevices(opencl_clCreateSubDevices_fn *tra
                                                const cl_device_partition_property *properties,
                                                cl_uint num_devices, cl_device_id *out_devices,
                                                cl_uint *num_devices_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateSubDevices_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevices", (void **)&opencl_real.clCreateSubDevices);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_devices, out_devices, num_devices_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevices) &&
@@ -843,13 +858,16 @@ cl_int clCreateSubDevices(cl_device_id in_device, const cl_device_partition_prop
 __attribute__((noinline))
 static cl_int opencl_traced_clRetainDevice(opencl_clRetainDevice_fn *tracer_real,
                                            const void *tracer_caller, cl_device_id device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDevice", (void **)&opencl_real.clRetainDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDevice) &&
@@ -914,13 +932,16 @@ cl_int clRetainDevice(cl_device_id device) {
 __attribute__((noinline))
 static cl_int opencl_traced_clReleaseDevice(opencl_clReleaseDevice_fn *tracer_real,
                                             const void *tracer_caller, cl_device_id device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseDevice_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDevice", (void **)&opencl_real.clReleaseDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDevice) &&
@@ -987,13 +1008,16 @@ static cl_int opencl_traced_clSetDefaultDeviceCommandQueue(opencl_clSetDefaultDe
                                                            const void *tracer_caller,
                                                            cl_context context, cl_device_id device,
                                                            cl_command_queue command_queue) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetDefaultDeviceCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetDefaultDeviceCommandQueue", (void **)&opencl_real.clSetDefaultDeviceCommandQueue);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetDefaultDeviceCommandQueue) &&
@@ -1067,13 +1091,16 @@ static cl_int opencl_traced_clGetDeviceAndHostTimer(opencl_clGetDeviceAndHostTim
                                                     const void *tracer_caller, cl_device_id device,
                                                     cl_ulong *device_timestamp,
                                                     cl_ulong *host_timestamp) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetDeviceAndHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceAndHostTimer", (void **)&opencl_real.clGetDeviceAndHostTimer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, device_timestamp, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceAndHostTimer) &&
@@ -1148,13 +1175,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clGetHostTimer(opencl_clGetHostTimer_fn *tracer_real,
                                            const void *tracer_caller, cl_device_id device,
                                            cl_ulong *host_timestamp) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetHostTimer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetHostTimer", (void **)&opencl_real.clGetHostTimer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, host_timestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetHostTimer) &&
@@ -1227,13 +1257,16 @@ static cl_context opencl_traced_clCreateContext(opencl_clCreateContext_fn *trace
                                                 cl_uint num_devices, const cl_device_id *devices,
                                                 void (*pfn_notify)(const char *, const void *, size_t, void *),
                                                 void *user_data, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContext", (void **)&opencl_real.clCreateContext);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContext__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(properties, num_devices, devices, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
@@ -1305,13 +1338,16 @@ static cl_context opencl_traced_clCreateContextFromType(opencl_clCreateContextFr
                                                         cl_device_type device_type,
                                                         void (*pfn_notify)(const char *, const void *, size_t, void *),
                                                         void *user_data, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateContextFromType_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateContextFromType", (void **)&opencl_real.clCreateContextFromType);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateContextFromType__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(properties, device_type, pfn_notify, user_data, errcode_ret);
   }
   opencl_depth++;
@@ -1377,13 +1413,16 @@ cl_context clCreateContextFromType(const cl_context_properties *properties,
 __attribute__((noinline))
 static cl_int opencl_traced_clRetainContext(opencl_clRetainContext_fn *tracer_real,
                                             const void *tracer_caller, cl_context context) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainContext", (void **)&opencl_real.clRetainContext);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainContext) &&
@@ -1448,13 +1487,16 @@ cl_int clRetainContext(cl_context context) {
 __attribute__((noinline))
 static cl_int opencl_traced_clReleaseContext(opencl_clReleaseContext_fn *tracer_real,
                                              const void *tracer_caller, cl_context context) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseContext_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseContext", (void **)&opencl_real.clReleaseContext);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseContext) &&
@@ -1521,13 +1563,16 @@ static cl_int opencl_traced_clGetContextInfo(opencl_clGetContextInfo_fn *tracer_
                                              const void *tracer_caller, cl_context context,
                                              cl_context_info param_name, size_t param_value_size,
                                              void *param_value, size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetContextInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetContextInfo", (void **)&opencl_real.clGetContextInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetContextInfo) &&
@@ -1610,13 +1655,16 @@ static cl_int opencl_traced_clSetContextDestructorCallback(opencl_clSetContextDe
                                                            cl_context context,
                                                            void (*pfn_notify)(cl_context, void *),
                                                            void *user_data) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetContextDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetContextDestructorCallback", (void **)&opencl_real.clSetContextDestructorCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetContextDestructorCallback) &&
@@ -1692,13 +1740,16 @@ static cl_command_queue opencl_traced_clCreateCommandQueueWithProperties(opencl_
                                                                          cl_device_id device,
                                                                          const cl_queue_properties *properties,
                                                                          cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateCommandQueueWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithProperties", (void **)&opencl_real.clCreateCommandQueueWithProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -1762,13 +1813,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clRetainCommandQueue(opencl_clRetainCommandQueue_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  cl_command_queue command_queue) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandQueue", (void **)&opencl_real.clRetainCommandQueue);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandQueue) &&
@@ -1834,13 +1888,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clReleaseCommandQueue(opencl_clReleaseCommandQueue_fn *tracer_real,
                                                   const void *tracer_caller,
                                                   cl_command_queue command_queue) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandQueue", (void **)&opencl_real.clReleaseCommandQueue);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandQueue) &&
@@ -1910,13 +1967,16 @@ static cl_int opencl_traced_clGetCommandQueueInfo(opencl_clGetCommandQueueInfo_f
                                                   cl_command_queue_info param_name,
                                                   size_t param_value_size, void *param_value,
                                                   size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetCommandQueueInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandQueueInfo", (void **)&opencl_real.clGetCommandQueueInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandQueueInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -2001,13 +2061,16 @@ static cl_mem opencl_traced_clCreateBuffer(opencl_clCreateBuffer_fn *tracer_real
                                            const void *tracer_caller, cl_context context,
                                            cl_mem_flags flags, size_t size, void *host_ptr,
                                            cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBuffer", (void **)&opencl_real.clCreateBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2073,13 +2136,16 @@ static cl_mem opencl_traced_clCreateSubBuffer(opencl_clCreateSubBuffer_fn *trace
                                               cl_mem_flags flags,
                                               cl_buffer_create_type buffer_create_type,
                                               const void *buffer_create_info, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateSubBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubBuffer", (void **)&opencl_real.clCreateSubBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, flags, buffer_create_type, buffer_create_info, errcode_ret);
   }
   opencl_depth++;
@@ -2147,13 +2213,16 @@ static cl_mem opencl_traced_clCreateImage(opencl_clCreateImage_fn *tracer_real,
                                           cl_mem_flags flags, const cl_image_format *image_format,
                                           const cl_image_desc *image_desc, void *host_ptr,
                                           cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage", (void **)&opencl_real.clCreateImage);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2222,13 +2291,16 @@ static cl_mem opencl_traced_clCreatePipe(opencl_clCreatePipe_fn *tracer_real,
                                          cl_mem_flags flags, cl_uint pipe_packet_size,
                                          cl_uint pipe_max_packets,
                                          const cl_pipe_properties *properties, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreatePipe_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreatePipe", (void **)&opencl_real.clCreatePipe);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreatePipe__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, pipe_packet_size, pipe_max_packets, properties, errcode_ret);
   }
   opencl_depth++;
@@ -2300,13 +2372,16 @@ static cl_mem opencl_traced_clCreateBufferWithProperties(opencl_clCreateBufferWi
                                                          const cl_mem_properties *properties,
                                                          cl_mem_flags flags, size_t size,
                                                          void *host_ptr, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateBufferWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithProperties", (void **)&opencl_real.clCreateBufferWithProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2380,13 +2455,16 @@ static cl_mem opencl_traced_clCreateImageWithProperties(opencl_clCreateImageWith
                                                         const cl_image_format *image_format,
                                                         const cl_image_desc *image_desc,
                                                         void *host_ptr, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateImageWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImageWithProperties", (void **)&opencl_real.clCreateImageWithProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImageWithProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, image_format, image_desc, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -2458,13 +2536,16 @@ cl_mem clCreateImageWithProperties(cl_context context, const cl_mem_properties *
 __attribute__((noinline))
 static cl_int opencl_traced_clRetainMemObject(opencl_clRetainMemObject_fn *tracer_real,
                                               const void *tracer_caller, cl_mem memobj) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainMemObject", (void **)&opencl_real.clRetainMemObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainMemObject) &&
@@ -2529,13 +2610,16 @@ cl_int clRetainMemObject(cl_mem memobj) {
 __attribute__((noinline))
 static cl_int opencl_traced_clReleaseMemObject(opencl_clReleaseMemObject_fn *tracer_real,
                                                const void *tracer_caller, cl_mem memobj) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseMemObject", (void **)&opencl_real.clReleaseMemObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseMemObject) &&
@@ -2605,13 +2689,16 @@ static cl_int opencl_traced_clGetSupportedImageFormats(opencl_clGetSupportedImag
                                                        cl_uint num_entries,
                                                        cl_image_format *image_formats,
                                                        cl_uint *num_image_formats) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetSupportedImageFormats_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSupportedImageFormats", (void **)&opencl_real.clGetSupportedImageFormats);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_type, num_entries, image_formats, num_image_formats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSupportedImageFormats) &&
@@ -2696,13 +2783,16 @@ static cl_int opencl_traced_clGetMemObjectInfo(opencl_clGetMemObjectInfo_fn *tra
                                                const void *tracer_caller, cl_mem memobj,
                                                cl_mem_info param_name, size_t param_value_size,
                                                void *param_value, size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetMemObjectInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemObjectInfo", (void **)&opencl_real.clGetMemObjectInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemObjectInfo) &&
@@ -2784,13 +2874,16 @@ static cl_int opencl_traced_clGetImageInfo(opencl_clGetImageInfo_fn *tracer_real
                                            const void *tracer_caller, cl_mem image,
                                            cl_image_info param_name, size_t param_value_size,
                                            void *param_value, size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetImageInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageInfo", (void **)&opencl_real.clGetImageInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(image, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageInfo) &&
@@ -2871,13 +2964,16 @@ static cl_int opencl_traced_clGetPipeInfo(opencl_clGetPipeInfo_fn *tracer_real,
                                           const void *tracer_caller, cl_mem pipe,
                                           cl_pipe_info param_name, size_t param_value_size,
                                           void *param_value, size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetPipeInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetPipeInfo", (void **)&opencl_real.clGetPipeInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pipe, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetPipeInfo) &&
@@ -2959,13 +3055,16 @@ static cl_int opencl_traced_clSetMemObjectDestructorCallback(opencl_clSetMemObje
                                                              cl_mem memobj,
                                                              void (*pfn_notify)(cl_mem, void *),
                                                              void *user_data) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetMemObjectDestructorCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorCallback", (void **)&opencl_real.clSetMemObjectDestructorCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorCallback) &&
@@ -3038,13 +3137,16 @@ __attribute__((noinline))
 static void *opencl_traced_clSVMAlloc(opencl_clSVMAlloc_fn *tracer_real, const void *tracer_caller,
                                       cl_context context, cl_svm_mem_flags flags, size_t size,
                                       cl_uint alignment) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSVMAlloc_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAlloc", (void **)&opencl_real.clSVMAlloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAlloc) &&
@@ -3118,13 +3220,16 @@ void *clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size, cl_uin
 __attribute__((noinline))
 static void opencl_traced_clSVMFree(opencl_clSVMFree_fn *tracer_real, const void *tracer_caller,
                                     cl_context context, void *svm_pointer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFree", (void **)&opencl_real.clSVMFree);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFree__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     tracer_real(context, svm_pointer);
     return;
   }
@@ -3194,13 +3299,16 @@ static cl_sampler opencl_traced_clCreateSamplerWithProperties(opencl_clCreateSam
                                                               cl_context context,
                                                               const cl_sampler_properties *sampler_properties,
                                                               cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateSamplerWithProperties_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSamplerWithProperties", (void **)&opencl_real.clCreateSamplerWithProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSamplerWithProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, sampler_properties, errcode_ret);
   }
   opencl_depth++;
@@ -3260,13 +3368,16 @@ cl_sampler clCreateSamplerWithProperties(cl_context context,
 __attribute__((noinline))
 static cl_int opencl_traced_clRetainSampler(opencl_clRetainSampler_fn *tracer_real,
                                             const void *tracer_caller, cl_sampler sampler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSampler", (void **)&opencl_real.clRetainSampler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSampler) &&
@@ -3331,13 +3442,16 @@ cl_int clRetainSampler(cl_sampler sampler) {
 __attribute__((noinline))
 static cl_int opencl_traced_clReleaseSampler(opencl_clReleaseSampler_fn *tracer_real,
                                              const void *tracer_caller, cl_sampler sampler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSampler", (void **)&opencl_real.clReleaseSampler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSampler) &&
@@ -3404,13 +3518,16 @@ static cl_int opencl_traced_clGetSamplerInfo(opencl_clGetSamplerInfo_fn *tracer_
                                              const void *tracer_caller, cl_sampler sampler,
                                              cl_sampler_info param_name, size_t param_value_size,
                                              void *param_value, size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetSamplerInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSamplerInfo", (void **)&opencl_real.clGetSamplerInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sampler, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSamplerInfo) &&
@@ -3494,13 +3611,16 @@ static cl_program opencl_traced_clCreateProgramWithSource(opencl_clCreateProgram
                                                           const char **strings,
                                                           const size_t *lengths,
                                                           cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateProgramWithSource_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithSource", (void **)&opencl_real.clCreateProgramWithSource);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithSource__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, count, strings, lengths, errcode_ret);
   }
   opencl_depth++;
@@ -3570,13 +3690,16 @@ static cl_program opencl_traced_clCreateProgramWithBinary(opencl_clCreateProgram
                                                           const unsigned char **binaries,
                                                           cl_int *binary_status,
                                                           cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateProgramWithBinary_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBinary", (void **)&opencl_real.clCreateProgramWithBinary);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBinary__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, lengths, binaries, binary_status,
                        errcode_ret);
   }
@@ -3655,13 +3778,16 @@ static cl_program opencl_traced_clCreateProgramWithBuiltInKernels(opencl_clCreat
                                                                   const cl_device_id *device_list,
                                                                   const char *kernel_names,
                                                                   cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateProgramWithBuiltInKernels_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithBuiltInKernels", (void **)&opencl_real.clCreateProgramWithBuiltInKernels);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithBuiltInKernels__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, kernel_names, errcode_ret);
   }
   opencl_depth++;
@@ -3729,13 +3855,16 @@ static cl_program opencl_traced_clCreateProgramWithIL(opencl_clCreateProgramWith
                                                       const void *tracer_caller, cl_context context,
                                                       const void *il, size_t length,
                                                       cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateProgramWithIL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithIL", (void **)&opencl_real.clCreateProgramWithIL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithIL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
@@ -3796,13 +3925,16 @@ cl_program clCreateProgramWithIL(cl_context context, const void *il, size_t leng
 __attribute__((noinline))
 static cl_int opencl_traced_clRetainProgram(opencl_clRetainProgram_fn *tracer_real,
                                             const void *tracer_caller, cl_program program) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainProgram", (void **)&opencl_real.clRetainProgram);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainProgram) &&
@@ -3867,13 +3999,16 @@ cl_int clRetainProgram(cl_program program) {
 __attribute__((noinline))
 static cl_int opencl_traced_clReleaseProgram(opencl_clReleaseProgram_fn *tracer_real,
                                              const void *tracer_caller, cl_program program) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseProgram", (void **)&opencl_real.clReleaseProgram);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseProgram) &&
@@ -3941,13 +4076,16 @@ static cl_int opencl_traced_clBuildProgram(opencl_clBuildProgram_fn *tracer_real
                                            cl_uint num_devices, const cl_device_id *device_list,
                                            const char *options,
                                            void (*pfn_notify)(cl_program, void *), void *user_data) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clBuildProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clBuildProgram", (void **)&opencl_real.clBuildProgram);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, num_devices, device_list, options, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clBuildProgram) &&
@@ -4032,13 +4170,16 @@ static cl_int opencl_traced_clCompileProgram(opencl_clCompileProgram_fn *tracer_
                                              const char **header_include_names,
                                              void (*pfn_notify)(cl_program, void *),
                                              void *user_data) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCompileProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCompileProgram", (void **)&opencl_real.clCompileProgram);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCompileProgram__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, num_devices, device_list, options, num_input_headers, input_headers,
                        header_include_names, pfn_notify, user_data);
   }
@@ -4137,13 +4278,16 @@ static cl_program opencl_traced_clLinkProgram(opencl_clLinkProgram_fn *tracer_re
                                               const cl_program *input_programs,
                                               void (*pfn_notify)(cl_program, void *),
                                               void *user_data, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clLinkProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLinkProgram", (void **)&opencl_real.clLinkProgram);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLinkProgram__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, num_devices, device_list, options, num_input_programs,
                        input_programs, pfn_notify, user_data, errcode_ret);
   }
@@ -4225,13 +4369,16 @@ static cl_int opencl_traced_clSetProgramReleaseCallback(opencl_clSetProgramRelea
                                                         cl_program program,
                                                         void (*pfn_notify)(cl_program, void *),
                                                         void *user_data) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetProgramReleaseCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramReleaseCallback", (void **)&opencl_real.clSetProgramReleaseCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramReleaseCallback) &&
@@ -4306,13 +4453,16 @@ static cl_int opencl_traced_clSetProgramSpecializationConstant(opencl_clSetProgr
                                                                cl_program program, cl_uint spec_id,
                                                                size_t spec_size,
                                                                const void *spec_value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetProgramSpecializationConstant_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetProgramSpecializationConstant", (void **)&opencl_real.clSetProgramSpecializationConstant);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, spec_id, spec_size, spec_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetProgramSpecializationConstant) &&
@@ -4387,13 +4537,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clUnloadPlatformCompiler(opencl_clUnloadPlatformCompiler_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      cl_platform_id platform) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clUnloadPlatformCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadPlatformCompiler", (void **)&opencl_real.clUnloadPlatformCompiler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadPlatformCompiler) &&
@@ -4460,13 +4613,16 @@ static cl_int opencl_traced_clGetProgramInfo(opencl_clGetProgramInfo_fn *tracer_
                                              const void *tracer_caller, cl_program program,
                                              cl_program_info param_name, size_t param_value_size,
                                              void *param_value, size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetProgramInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramInfo", (void **)&opencl_real.clGetProgramInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramInfo) &&
@@ -4550,13 +4706,16 @@ static cl_int opencl_traced_clGetProgramBuildInfo(opencl_clGetProgramBuildInfo_f
                                                   cl_program_build_info param_name,
                                                   size_t param_value_size, void *param_value,
                                                   size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetProgramBuildInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetProgramBuildInfo", (void **)&opencl_real.clGetProgramBuildInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetProgramBuildInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -4643,13 +4802,16 @@ __attribute__((noinline))
 static cl_kernel opencl_traced_clCreateKernel(opencl_clCreateKernel_fn *tracer_real,
                                               const void *tracer_caller, cl_program program,
                                               const char *kernel_name, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernel", (void **)&opencl_real.clCreateKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, kernel_name, errcode_ret);
   }
   opencl_depth++;
@@ -4709,13 +4871,16 @@ static cl_int opencl_traced_clCreateKernelsInProgram(opencl_clCreateKernelsInPro
                                                      const void *tracer_caller, cl_program program,
                                                      cl_uint num_kernels, cl_kernel *kernels,
                                                      cl_uint *num_kernels_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateKernelsInProgram_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateKernelsInProgram", (void **)&opencl_real.clCreateKernelsInProgram);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(program, num_kernels, kernels, num_kernels_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateKernelsInProgram) &&
@@ -4791,13 +4956,16 @@ __attribute__((noinline))
 static cl_kernel opencl_traced_clCloneKernel(opencl_clCloneKernel_fn *tracer_real,
                                              const void *tracer_caller, cl_kernel source_kernel,
                                              cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCloneKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCloneKernel", (void **)&opencl_real.clCloneKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCloneKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source_kernel, errcode_ret);
   }
   opencl_depth++;
@@ -4852,13 +5020,16 @@ cl_kernel clCloneKernel(cl_kernel source_kernel, cl_int *errcode_ret) {
 __attribute__((noinline))
 static cl_int opencl_traced_clRetainKernel(opencl_clRetainKernel_fn *tracer_real,
                                            const void *tracer_caller, cl_kernel kernel) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainKernel", (void **)&opencl_real.clRetainKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainKernel) &&
@@ -4923,13 +5094,16 @@ cl_int clRetainKernel(cl_kernel kernel) {
 __attribute__((noinline))
 static cl_int opencl_traced_clReleaseKernel(opencl_clReleaseKernel_fn *tracer_real,
                                             const void *tracer_caller, cl_kernel kernel) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseKernel", (void **)&opencl_real.clReleaseKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseKernel) &&
@@ -4996,13 +5170,16 @@ static cl_int opencl_traced_clSetKernelArg(opencl_clSetKernelArg_fn *tracer_real
                                            const void *tracer_caller, cl_kernel kernel,
                                            cl_uint arg_index, size_t arg_size,
                                            const void *arg_value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetKernelArg_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArg", (void **)&opencl_real.clSetKernelArg);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_size, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArg) &&
@@ -5076,13 +5253,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clSetKernelArgSVMPointer(opencl_clSetKernelArgSVMPointer_fn *tracer_real,
                                                      const void *tracer_caller, cl_kernel kernel,
                                                      cl_uint arg_index, const void *arg_value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetKernelArgSVMPointer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointer", (void **)&opencl_real.clSetKernelArgSVMPointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointer) &&
@@ -5155,13 +5335,16 @@ static cl_int opencl_traced_clSetKernelExecInfo(opencl_clSetKernelExecInfo_fn *t
                                                 const void *tracer_caller, cl_kernel kernel,
                                                 cl_kernel_exec_info param_name,
                                                 size_t param_value_size, const void *param_value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetKernelExecInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfo", (void **)&opencl_real.clSetKernelExecInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfo) &&
@@ -5237,13 +5420,16 @@ static cl_int opencl_traced_clGetKernelInfo(opencl_clGetKernelInfo_fn *tracer_re
                                             const void *tracer_caller, cl_kernel kernel,
                                             cl_kernel_info param_name, size_t param_value_size,
                                             void *param_value, size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetKernelInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelInfo", (void **)&opencl_real.clGetKernelInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelInfo) &&
@@ -5325,13 +5511,16 @@ static cl_int opencl_traced_clGetKernelArgInfo(opencl_clGetKernelArgInfo_fn *tra
                                                cl_uint arg_indx, cl_kernel_arg_info param_name,
                                                size_t param_value_size, void *param_value,
                                                size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetKernelArgInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelArgInfo", (void **)&opencl_real.clGetKernelArgInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelArgInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_indx, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -5420,13 +5609,16 @@ static cl_int opencl_traced_clGetKernelWorkGroupInfo(opencl_clGetKernelWorkGroup
                                                      cl_kernel_work_group_info param_name,
                                                      size_t param_value_size, void *param_value,
                                                      size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetKernelWorkGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelWorkGroupInfo", (void **)&opencl_real.clGetKernelWorkGroupInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelWorkGroupInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, device, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -5518,13 +5710,16 @@ static cl_int opencl_traced_clGetKernelSubGroupInfo(opencl_clGetKernelSubGroupIn
                                                     const void *input_value,
                                                     size_t param_value_size, void *param_value,
                                                     size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetKernelSubGroupInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfo", (void **)&opencl_real.clGetKernelSubGroupInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, device, param_name, input_value_size, input_value, param_value_size,
                        param_value, param_value_size_ret);
   }
@@ -5617,13 +5812,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clWaitForEvents(opencl_clWaitForEvents_fn *tracer_real,
                                             const void *tracer_caller, cl_uint num_events,
                                             const cl_event *event_list) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clWaitForEvents", (void **)&opencl_real.clWaitForEvents);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_events, event_list);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clWaitForEvents) &&
@@ -5693,13 +5891,16 @@ static cl_int opencl_traced_clGetEventInfo(opencl_clGetEventInfo_fn *tracer_real
                                            const void *tracer_caller, cl_event event,
                                            cl_event_info param_name, size_t param_value_size,
                                            void *param_value, size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetEventInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventInfo", (void **)&opencl_real.clGetEventInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventInfo) &&
@@ -5779,13 +5980,16 @@ __attribute__((noinline))
 static cl_event opencl_traced_clCreateUserEvent(opencl_clCreateUserEvent_fn *tracer_real,
                                                 const void *tracer_caller, cl_context context,
                                                 cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateUserEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateUserEvent", (void **)&opencl_real.clCreateUserEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateUserEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, errcode_ret);
   }
   opencl_depth++;
@@ -5840,13 +6044,16 @@ cl_event clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
 __attribute__((noinline))
 static cl_int opencl_traced_clRetainEvent(opencl_clRetainEvent_fn *tracer_real,
                                           const void *tracer_caller, cl_event event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainEvent", (void **)&opencl_real.clRetainEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainEvent) &&
@@ -5911,13 +6118,16 @@ cl_int clRetainEvent(cl_event event) {
 __attribute__((noinline))
 static cl_int opencl_traced_clReleaseEvent(opencl_clReleaseEvent_fn *tracer_real,
                                            const void *tracer_caller, cl_event event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseEvent_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseEvent", (void **)&opencl_real.clReleaseEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseEvent) &&
@@ -5983,13 +6193,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clSetUserEventStatus(opencl_clSetUserEventStatus_fn *tracer_real,
                                                  const void *tracer_caller, cl_event event,
                                                  cl_int execution_status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetUserEventStatus_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetUserEventStatus", (void **)&opencl_real.clSetUserEventStatus);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, execution_status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetUserEventStatus) &&
@@ -6060,13 +6273,16 @@ static cl_int opencl_traced_clSetEventCallback(opencl_clSetEventCallback_fn *tra
                                                cl_int command_exec_callback_type,
                                                void (*pfn_notify)(cl_event, cl_int, void *),
                                                void *user_data) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetEventCallback_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetEventCallback", (void **)&opencl_real.clSetEventCallback);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, command_exec_callback_type, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetEventCallback) &&
@@ -6143,13 +6359,16 @@ static cl_int opencl_traced_clGetEventProfilingInfo(opencl_clGetEventProfilingIn
                                                     cl_profiling_info param_name,
                                                     size_t param_value_size, void *param_value,
                                                     size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetEventProfilingInfo_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetEventProfilingInfo", (void **)&opencl_real.clGetEventProfilingInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(event, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetEventProfilingInfo) &&
@@ -6230,13 +6449,16 @@ cl_int clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
 __attribute__((noinline))
 static cl_int opencl_traced_clFlush(opencl_clFlush_fn *tracer_real, const void *tracer_caller,
                                     cl_command_queue command_queue) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clFlush_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFlush", (void **)&opencl_real.clFlush);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFlush) &&
@@ -6301,13 +6523,16 @@ cl_int clFlush(cl_command_queue command_queue) {
 __attribute__((noinline))
 static cl_int opencl_traced_clFinish(opencl_clFinish_fn *tracer_real, const void *tracer_caller,
                                      cl_command_queue command_queue) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clFinish_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinish", (void **)&opencl_real.clFinish);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinish) &&
@@ -6376,13 +6601,16 @@ static cl_int opencl_traced_clEnqueueReadBuffer(opencl_clEnqueueReadBuffer_fn *t
                                                 cl_bool blocking_read, size_t offset, size_t size,
                                                 void *ptr, cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueReadBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBuffer", (void **)&opencl_real.clEnqueueReadBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_read, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6477,13 +6705,16 @@ static cl_int opencl_traced_clEnqueueReadBufferRect(opencl_clEnqueueReadBufferRe
                                                     void *ptr, cl_uint num_events_in_wait_list,
                                                     const cl_event *event_wait_list,
                                                     cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueReadBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadBufferRect", (void **)&opencl_real.clEnqueueReadBufferRect);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadBufferRect__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_read, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
@@ -6593,13 +6824,16 @@ static cl_int opencl_traced_clEnqueueWriteBuffer(opencl_clEnqueueWriteBuffer_fn 
                                                  cl_bool blocking_write, size_t offset, size_t size,
                                                  const void *ptr, cl_uint num_events_in_wait_list,
                                                  const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueWriteBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBuffer", (void **)&opencl_real.clEnqueueWriteBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_write, offset, size, ptr,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6696,13 +6930,16 @@ static cl_int opencl_traced_clEnqueueWriteBufferRect(opencl_clEnqueueWriteBuffer
                                                      cl_uint num_events_in_wait_list,
                                                      const cl_event *event_wait_list,
                                                      cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueWriteBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteBufferRect", (void **)&opencl_real.clEnqueueWriteBufferRect);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteBufferRect__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_write, buffer_origin, host_origin, region,
                        buffer_row_pitch, buffer_slice_pitch, host_row_pitch, host_slice_pitch, ptr,
                        num_events_in_wait_list, event_wait_list, event);
@@ -6814,13 +7051,16 @@ static cl_int opencl_traced_clEnqueueFillBuffer(opencl_clEnqueueFillBuffer_fn *t
                                                 size_t offset, size_t size,
                                                 cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueFillBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillBuffer", (void **)&opencl_real.clEnqueueFillBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, pattern, pattern_size, offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -6911,13 +7151,16 @@ static cl_int opencl_traced_clEnqueueCopyBuffer(opencl_clEnqueueCopyBuffer_fn *t
                                                 size_t dst_offset, size_t size,
                                                 cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueCopyBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBuffer", (void **)&opencl_real.clEnqueueCopyBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7012,13 +7255,16 @@ static cl_int opencl_traced_clEnqueueCopyBufferRect(opencl_clEnqueueCopyBufferRe
                                                     cl_uint num_events_in_wait_list,
                                                     const cl_event *event_wait_list,
                                                     cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueCopyBufferRect_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferRect", (void **)&opencl_real.clEnqueueCopyBufferRect);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferRect__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_buffer, src_origin, dst_origin, region,
                        src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch,
                        num_events_in_wait_list, event_wait_list, event);
@@ -7126,13 +7372,16 @@ static cl_int opencl_traced_clEnqueueReadImage(opencl_clEnqueueReadImage_fn *tra
                                                size_t slice_pitch, void *ptr,
                                                cl_uint num_events_in_wait_list,
                                                const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueReadImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReadImage", (void **)&opencl_real.clEnqueueReadImage);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReadImage__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_read, origin, region, row_pitch, slice_pitch,
                        ptr, num_events_in_wait_list, event_wait_list, event);
   }
@@ -7230,13 +7479,16 @@ static cl_int opencl_traced_clEnqueueWriteImage(opencl_clEnqueueWriteImage_fn *t
                                                 size_t input_slice_pitch, const void *ptr,
                                                 cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueWriteImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWriteImage", (void **)&opencl_real.clEnqueueWriteImage);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWriteImage__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_write, origin, region, input_row_pitch,
                        input_slice_pitch, ptr, num_events_in_wait_list, event_wait_list, event);
   }
@@ -7334,13 +7586,16 @@ static cl_int opencl_traced_clEnqueueFillImage(opencl_clEnqueueFillImage_fn *tra
                                                const size_t *region,
                                                cl_uint num_events_in_wait_list,
                                                const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueFillImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueFillImage", (void **)&opencl_real.clEnqueueFillImage);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueFillImage__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, fill_color, origin, region, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -7436,13 +7691,16 @@ static cl_int opencl_traced_clEnqueueCopyImage(opencl_clEnqueueCopyImage_fn *tra
                                                const size_t *dst_origin, const size_t *region,
                                                cl_uint num_events_in_wait_list,
                                                const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueCopyImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImage", (void **)&opencl_real.clEnqueueCopyImage);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImage__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_image, src_origin, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7535,13 +7793,16 @@ static cl_int opencl_traced_clEnqueueCopyImageToBuffer(opencl_clEnqueueCopyImage
                                                        cl_uint num_events_in_wait_list,
                                                        const cl_event *event_wait_list,
                                                        cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueCopyImageToBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyImageToBuffer", (void **)&opencl_real.clEnqueueCopyImageToBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyImageToBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_buffer, src_origin, region, dst_offset,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7643,13 +7904,16 @@ static cl_int opencl_traced_clEnqueueCopyBufferToImage(opencl_clEnqueueCopyBuffe
                                                        cl_uint num_events_in_wait_list,
                                                        const cl_event *event_wait_list,
                                                        cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueCopyBufferToImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCopyBufferToImage", (void **)&opencl_real.clEnqueueCopyBufferToImage);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCopyBufferToImage__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_buffer, dst_image, src_offset, dst_origin, region,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -7750,13 +8014,16 @@ static void *opencl_traced_clEnqueueMapBuffer(opencl_clEnqueueMapBuffer_fn *trac
                                               cl_uint num_events_in_wait_list,
                                               const cl_event *event_wait_list, cl_event *event,
                                               cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueMapBuffer_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapBuffer", (void **)&opencl_real.clEnqueueMapBuffer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapBuffer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, buffer, blocking_map, map_flags, offset, size,
                        num_events_in_wait_list, event_wait_list, event, errcode_ret);
   }
@@ -7858,13 +8125,16 @@ static void *opencl_traced_clEnqueueMapImage(opencl_clEnqueueMapImage_fn *tracer
                                              cl_uint num_events_in_wait_list,
                                              const cl_event *event_wait_list, cl_event *event,
                                              cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueMapImage_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMapImage", (void **)&opencl_real.clEnqueueMapImage);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMapImage__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, image, blocking_map, map_flags, origin, region,
                        image_row_pitch, image_slice_pitch, num_events_in_wait_list, event_wait_list,
                        event, errcode_ret);
@@ -7965,13 +8235,16 @@ static cl_int opencl_traced_clEnqueueUnmapMemObject(opencl_clEnqueueUnmapMemObje
                                                     cl_uint num_events_in_wait_list,
                                                     const cl_event *event_wait_list,
                                                     cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueUnmapMemObject_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueUnmapMemObject", (void **)&opencl_real.clEnqueueUnmapMemObject);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueUnmapMemObject__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, memobj, mapped_ptr, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -8056,13 +8329,16 @@ static cl_int opencl_traced_clEnqueueMigrateMemObjects(opencl_clEnqueueMigrateMe
                                                        cl_uint num_events_in_wait_list,
                                                        const cl_event *event_wait_list,
                                                        cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueMigrateMemObjects_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjects", (void **)&opencl_real.clEnqueueMigrateMemObjects);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjects__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -8159,13 +8435,16 @@ static cl_int opencl_traced_clEnqueueNDRangeKernel(opencl_clEnqueueNDRangeKernel
                                                    const size_t *local_work_size,
                                                    cl_uint num_events_in_wait_list,
                                                    const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueNDRangeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNDRangeKernel", (void **)&opencl_real.clEnqueueNDRangeKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNDRangeKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        local_work_size, num_events_in_wait_list, event_wait_list, event);
   }
@@ -8258,13 +8537,16 @@ static cl_int opencl_traced_clEnqueueNativeKernel(opencl_clEnqueueNativeKernel_f
                                                   const cl_mem *mem_list, const void **args_mem_loc,
                                                   cl_uint num_events_in_wait_list,
                                                   const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueNativeKernel_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueNativeKernel", (void **)&opencl_real.clEnqueueNativeKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueNativeKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, user_func, args, cb_args, num_mem_objects, mem_list,
                        args_mem_loc, num_events_in_wait_list, event_wait_list, event);
   }
@@ -8367,13 +8649,16 @@ static cl_int opencl_traced_clEnqueueMarkerWithWaitList(opencl_clEnqueueMarkerWi
                                                         cl_uint num_events_in_wait_list,
                                                         const cl_event *event_wait_list,
                                                         cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueMarkerWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarkerWithWaitList", (void **)&opencl_real.clEnqueueMarkerWithWaitList);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarkerWithWaitList) &&
@@ -8454,13 +8739,16 @@ static cl_int opencl_traced_clEnqueueBarrierWithWaitList(opencl_clEnqueueBarrier
                                                          cl_uint num_events_in_wait_list,
                                                          const cl_event *event_wait_list,
                                                          cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueBarrierWithWaitList_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrierWithWaitList", (void **)&opencl_real.clEnqueueBarrierWithWaitList);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrierWithWaitList) &&
@@ -8542,13 +8830,16 @@ static cl_int opencl_traced_clEnqueueSVMFree(opencl_clEnqueueSVMFree_fn *tracer_
                                              void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
                                              void *user_data, cl_uint num_events_in_wait_list,
                                              const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSVMFree_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFree", (void **)&opencl_real.clEnqueueSVMFree);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFree__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -8646,13 +8937,16 @@ static cl_int opencl_traced_clEnqueueSVMMemcpy(opencl_clEnqueueSVMMemcpy_fn *tra
                                                const void *src_ptr, size_t size,
                                                cl_uint num_events_in_wait_list,
                                                const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSVMMemcpy_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpy", (void **)&opencl_real.clEnqueueSVMMemcpy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -8738,13 +9032,16 @@ static cl_int opencl_traced_clEnqueueSVMMemFill(opencl_clEnqueueSVMMemFill_fn *t
                                                 const void *pattern, size_t pattern_size,
                                                 size_t size, cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSVMMemFill_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFill", (void **)&opencl_real.clEnqueueSVMMemFill);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFill__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -8830,13 +9127,16 @@ static cl_int opencl_traced_clEnqueueSVMMap(opencl_clEnqueueSVMMap_fn *tracer_re
                                             cl_map_flags flags, void *svm_ptr, size_t size,
                                             cl_uint num_events_in_wait_list,
                                             const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSVMMap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMap", (void **)&opencl_real.clEnqueueSVMMap);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMap__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -8929,13 +9229,16 @@ static cl_int opencl_traced_clEnqueueSVMUnmap(opencl_clEnqueueSVMUnmap_fn *trace
                                               cl_command_queue command_queue, void *svm_ptr,
                                               cl_uint num_events_in_wait_list,
                                               const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSVMUnmap_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmap", (void **)&opencl_real.clEnqueueSVMUnmap);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmap) &&
@@ -9021,13 +9324,16 @@ static cl_int opencl_traced_clEnqueueSVMMigrateMem(opencl_clEnqueueSVMMigrateMem
                                                    cl_mem_migration_flags flags,
                                                    cl_uint num_events_in_wait_list,
                                                    const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSVMMigrateMem_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMigrateMem", (void **)&opencl_real.clEnqueueSVMMigrateMem);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMigrateMem__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, sizes, flags,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -9122,13 +9428,16 @@ static void *opencl_traced_clGetExtensionFunctionAddressForPlatform(opencl_clGet
                                                                     const void *tracer_caller,
                                                                     cl_platform_id platform,
                                                                     const char *func_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetExtensionFunctionAddressForPlatform_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddressForPlatform", (void **)&opencl_real.clGetExtensionFunctionAddressForPlatform);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(platform, func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddressForPlatform) &&
@@ -9202,13 +9511,16 @@ static cl_int opencl_traced_clSetCommandQueueProperty(opencl_clSetCommandQueuePr
                                                       cl_command_queue_properties properties,
                                                       cl_bool enable,
                                                       cl_command_queue_properties *old_properties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetCommandQueueProperty_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetCommandQueueProperty", (void **)&opencl_real.clSetCommandQueueProperty);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, properties, enable, old_properties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetCommandQueueProperty) &&
@@ -9288,13 +9600,16 @@ static cl_mem opencl_traced_clCreateImage2D(opencl_clCreateImage2D_fn *tracer_re
                                             size_t image_width, size_t image_height,
                                             size_t image_row_pitch, void *host_ptr,
                                             cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateImage2D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage2D", (void **)&opencl_real.clCreateImage2D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage2D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_row_pitch,
                        host_ptr, errcode_ret);
   }
@@ -9374,13 +9689,16 @@ static cl_mem opencl_traced_clCreateImage3D(opencl_clCreateImage3D_fn *tracer_re
                                             size_t image_depth, size_t image_row_pitch,
                                             size_t image_slice_pitch, void *host_ptr,
                                             cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateImage3D_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateImage3D", (void **)&opencl_real.clCreateImage3D);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateImage3D__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, image_format, image_width, image_height, image_depth,
                        image_row_pitch, image_slice_pitch, host_ptr, errcode_ret);
   }
@@ -9463,13 +9781,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clEnqueueMarker(opencl_clEnqueueMarker_fn *tracer_real,
                                             const void *tracer_caller,
                                             cl_command_queue command_queue, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueMarker_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMarker", (void **)&opencl_real.clEnqueueMarker);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMarker) &&
@@ -9540,13 +9861,16 @@ static cl_int opencl_traced_clEnqueueWaitForEvents(opencl_clEnqueueWaitForEvents
                                                    const void *tracer_caller,
                                                    cl_command_queue command_queue,
                                                    cl_uint num_events, const cl_event *event_list) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueWaitForEvents_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitForEvents", (void **)&opencl_real.clEnqueueWaitForEvents);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_events, event_list);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitForEvents) &&
@@ -9619,13 +9943,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clEnqueueBarrier(opencl_clEnqueueBarrier_fn *tracer_real,
                                              const void *tracer_caller,
                                              cl_command_queue command_queue) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueBarrier_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueBarrier", (void **)&opencl_real.clEnqueueBarrier);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueBarrier) &&
@@ -9690,13 +10017,16 @@ cl_int clEnqueueBarrier(cl_command_queue command_queue) {
 __attribute__((noinline))
 static cl_int opencl_traced_clUnloadCompiler(opencl_clUnloadCompiler_fn *tracer_real,
                                              const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clUnloadCompiler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUnloadCompiler", (void **)&opencl_real.clUnloadCompiler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUnloadCompiler) &&
@@ -9760,13 +10090,16 @@ __attribute__((noinline))
 static void *opencl_traced_clGetExtensionFunctionAddress(opencl_clGetExtensionFunctionAddress_fn *tracer_real,
                                                          const void *tracer_caller,
                                                          const char *func_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetExtensionFunctionAddress_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetExtensionFunctionAddress", (void **)&opencl_real.clGetExtensionFunctionAddress);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(func_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetExtensionFunctionAddress) &&
@@ -9836,13 +10169,16 @@ static cl_command_queue opencl_traced_clCreateCommandQueue(opencl_clCreateComman
                                                            cl_context context, cl_device_id device,
                                                            cl_command_queue_properties properties,
                                                            cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateCommandQueue_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueue", (void **)&opencl_real.clCreateCommandQueue);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueue__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -9907,13 +10243,16 @@ static cl_sampler opencl_traced_clCreateSampler(opencl_clCreateSampler_fn *trace
                                                 cl_bool normalized_coords,
                                                 cl_addressing_mode addressing_mode,
                                                 cl_filter_mode filter_mode, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateSampler_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSampler", (void **)&opencl_real.clCreateSampler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSampler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, normalized_coords, addressing_mode, filter_mode, errcode_ret);
   }
   opencl_depth++;
@@ -9981,13 +10320,16 @@ static cl_int opencl_traced_clEnqueueTask(opencl_clEnqueueTask_fn *tracer_real,
                                           const void *tracer_caller, cl_command_queue command_queue,
                                           cl_kernel kernel, cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueTask_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueTask", (void **)&opencl_real.clEnqueueTask);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueTask__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, num_events_in_wait_list, event_wait_list, event);
   }
   opencl_depth++;
@@ -10063,13 +10405,16 @@ static cl_command_buffer_khr opencl_traced_clCreateCommandBufferKHR(opencl_clCre
                                                                     const cl_command_queue *queues,
                                                                     const cl_command_buffer_properties_khr *properties,
                                                                     cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandBufferKHR", (void **)&opencl_real.clCreateCommandBufferKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandBufferKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_queues, queues, properties, errcode_ret);
   }
   opencl_depth++;
@@ -10132,13 +10477,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clFinalizeCommandBufferKHR(opencl_clFinalizeCommandBufferKHR_fn *tracer_real,
                                                        const void *tracer_caller,
                                                        cl_command_buffer_khr command_buffer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clFinalizeCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clFinalizeCommandBufferKHR", (void **)&opencl_real.clFinalizeCommandBufferKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clFinalizeCommandBufferKHR) &&
@@ -10205,13 +10553,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clRetainCommandBufferKHR(opencl_clRetainCommandBufferKHR_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      cl_command_buffer_khr command_buffer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainCommandBufferKHR", (void **)&opencl_real.clRetainCommandBufferKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainCommandBufferKHR) &&
@@ -10278,13 +10629,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clReleaseCommandBufferKHR(opencl_clReleaseCommandBufferKHR_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       cl_command_buffer_khr command_buffer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseCommandBufferKHR", (void **)&opencl_real.clReleaseCommandBufferKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseCommandBufferKHR) &&
@@ -10355,13 +10709,16 @@ static cl_int opencl_traced_clEnqueueCommandBufferKHR(opencl_clEnqueueCommandBuf
                                                       cl_uint num_events_in_wait_list,
                                                       const cl_event *event_wait_list,
                                                       cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueCommandBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueCommandBufferKHR", (void **)&opencl_real.clEnqueueCommandBufferKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueCommandBufferKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_queues, queues, command_buffer, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -10455,13 +10812,16 @@ static cl_int opencl_traced_clCommandBarrierWithWaitListKHR(opencl_clCommandBarr
                                                             const cl_sync_point_khr *sync_point_wait_list,
                                                             cl_sync_point_khr *sync_point,
                                                             cl_mutable_command_khr *mutable_handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCommandBarrierWithWaitListKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandBarrierWithWaitListKHR", (void **)&opencl_real.clCommandBarrierWithWaitListKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandBarrierWithWaitListKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, num_sync_points_in_wait_list,
                        sync_point_wait_list, sync_point, mutable_handle);
   }
@@ -10562,13 +10922,16 @@ static cl_int opencl_traced_clCommandCopyBufferKHR(opencl_clCommandCopyBufferKHR
                                                    const cl_sync_point_khr *sync_point_wait_list,
                                                    cl_sync_point_khr *sync_point,
                                                    cl_mutable_command_khr *mutable_handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCommandCopyBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferKHR", (void **)&opencl_real.clCommandCopyBufferKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_offset,
                        dst_offset, size, num_sync_points_in_wait_list, sync_point_wait_list,
                        sync_point, mutable_handle);
@@ -10687,13 +11050,16 @@ static cl_int opencl_traced_clCommandCopyBufferRectKHR(opencl_clCommandCopyBuffe
                                                        const cl_sync_point_khr *sync_point_wait_list,
                                                        cl_sync_point_khr *sync_point,
                                                        cl_mutable_command_khr *mutable_handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCommandCopyBufferRectKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferRectKHR", (void **)&opencl_real.clCommandCopyBufferRectKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferRectKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_buffer, src_origin,
                        dst_origin, region, src_row_pitch, src_slice_pitch, dst_row_pitch,
                        dst_slice_pitch, num_sync_points_in_wait_list, sync_point_wait_list,
@@ -10829,13 +11195,16 @@ static cl_int opencl_traced_clCommandCopyBufferToImageKHR(opencl_clCommandCopyBu
                                                           const cl_sync_point_khr *sync_point_wait_list,
                                                           cl_sync_point_khr *sync_point,
                                                           cl_mutable_command_khr *mutable_handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCommandCopyBufferToImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyBufferToImageKHR", (void **)&opencl_real.clCommandCopyBufferToImageKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyBufferToImageKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_buffer, dst_image, src_offset, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -10953,13 +11322,16 @@ static cl_int opencl_traced_clCommandCopyImageKHR(opencl_clCommandCopyImageKHR_f
                                                   const cl_sync_point_khr *sync_point_wait_list,
                                                   cl_sync_point_khr *sync_point,
                                                   cl_mutable_command_khr *mutable_handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCommandCopyImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageKHR", (void **)&opencl_real.clCommandCopyImageKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_image, dst_image, src_origin, dst_origin,
                        region, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -11076,13 +11448,16 @@ static cl_int opencl_traced_clCommandCopyImageToBufferKHR(opencl_clCommandCopyIm
                                                           const cl_sync_point_khr *sync_point_wait_list,
                                                           cl_sync_point_khr *sync_point,
                                                           cl_mutable_command_khr *mutable_handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCommandCopyImageToBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandCopyImageToBufferKHR", (void **)&opencl_real.clCommandCopyImageToBufferKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandCopyImageToBufferKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, src_image, dst_buffer, src_origin, region,
                        dst_offset, num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -11201,13 +11576,16 @@ static cl_int opencl_traced_clCommandFillBufferKHR(opencl_clCommandFillBufferKHR
                                                    const cl_sync_point_khr *sync_point_wait_list,
                                                    cl_sync_point_khr *sync_point,
                                                    cl_mutable_command_khr *mutable_handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCommandFillBufferKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillBufferKHR", (void **)&opencl_real.clCommandFillBufferKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillBufferKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, buffer, pattern, pattern_size, offset, size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -11322,13 +11700,16 @@ static cl_int opencl_traced_clCommandFillImageKHR(opencl_clCommandFillImageKHR_f
                                                   const cl_sync_point_khr *sync_point_wait_list,
                                                   cl_sync_point_khr *sync_point,
                                                   cl_mutable_command_khr *mutable_handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCommandFillImageKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandFillImageKHR", (void **)&opencl_real.clCommandFillImageKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandFillImageKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, image, fill_color, origin, region,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
                        mutable_handle);
@@ -11442,13 +11823,16 @@ static cl_int opencl_traced_clCommandNDRangeKernelKHR(opencl_clCommandNDRangeKer
                                                       const cl_sync_point_khr *sync_point_wait_list,
                                                       cl_sync_point_khr *sync_point,
                                                       cl_mutable_command_khr *mutable_handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCommandNDRangeKernelKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCommandNDRangeKernelKHR", (void **)&opencl_real.clCommandNDRangeKernelKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCommandNDRangeKernelKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, command_queue, properties, kernel, work_dim,
                        global_work_offset, global_work_size, local_work_size,
                        num_sync_points_in_wait_list, sync_point_wait_list, sync_point,
@@ -11569,13 +11953,16 @@ static cl_int opencl_traced_clGetCommandBufferInfoKHR(opencl_clGetCommandBufferI
                                                       cl_command_buffer_info_khr param_name,
                                                       size_t param_value_size, void *param_value,
                                                       size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetCommandBufferInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetCommandBufferInfoKHR", (void **)&opencl_real.clGetCommandBufferInfoKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetCommandBufferInfoKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -11660,13 +12047,16 @@ static cl_int opencl_traced_clUpdateMutableCommandsKHR(opencl_clUpdateMutableCom
                                                        const void *tracer_caller,
                                                        cl_command_buffer_khr command_buffer,
                                                        const cl_mutable_base_config_khr *mutable_config) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clUpdateMutableCommandsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clUpdateMutableCommandsKHR", (void **)&opencl_real.clUpdateMutableCommandsKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_buffer, mutable_config);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clUpdateMutableCommandsKHR) &&
@@ -11739,13 +12129,16 @@ static cl_int opencl_traced_clGetMutableCommandInfoKHR(opencl_clGetMutableComman
                                                        cl_mutable_command_info_khr param_name,
                                                        size_t param_value_size, void *param_value,
                                                        size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetMutableCommandInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMutableCommandInfoKHR", (void **)&opencl_real.clGetMutableCommandInfoKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMutableCommandInfoKHR) &&
@@ -11828,13 +12221,16 @@ static cl_int opencl_traced_clSetMemObjectDestructorAPPLE(opencl_clSetMemObjectD
                                                           const void *tracer_caller, cl_mem memobj,
                                                           void (*pfn_notify)(cl_mem, void *),
                                                           void *user_data) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetMemObjectDestructorAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetMemObjectDestructorAPPLE", (void **)&opencl_real.clSetMemObjectDestructorAPPLE);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(memobj, pfn_notify, user_data);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetMemObjectDestructorAPPLE) &&
@@ -11909,13 +12305,16 @@ static void opencl_traced_clLogMessagesToSystemLogAPPLE(opencl_clLogMessagesToSy
                                                         const char *errstr,
                                                         const void *private_info, size_t cb,
                                                         void *user_data) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clLogMessagesToSystemLogAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToSystemLogAPPLE", (void **)&opencl_real.clLogMessagesToSystemLogAPPLE);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToSystemLogAPPLE__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -11990,13 +12389,16 @@ static void opencl_traced_clLogMessagesToStdoutAPPLE(opencl_clLogMessagesToStdou
                                                      const void *tracer_caller, const char *errstr,
                                                      const void *private_info, size_t cb,
                                                      void *user_data) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clLogMessagesToStdoutAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStdoutAPPLE", (void **)&opencl_real.clLogMessagesToStdoutAPPLE);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStdoutAPPLE__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -12071,13 +12473,16 @@ static void opencl_traced_clLogMessagesToStderrAPPLE(opencl_clLogMessagesToStder
                                                      const void *tracer_caller, const char *errstr,
                                                      const void *private_info, size_t cb,
                                                      void *user_data) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clLogMessagesToStderrAPPLE_fn *)tracer_resolve(
         "libOpenCL.so.1", "clLogMessagesToStderrAPPLE", (void **)&opencl_real.clLogMessagesToStderrAPPLE);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clLogMessagesToStderrAPPLE__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     tracer_real(errstr, private_info, cb, user_data);
     return;
   }
@@ -12152,13 +12557,16 @@ static cl_int opencl_traced_clIcdGetPlatformIDsKHR(opencl_clIcdGetPlatformIDsKHR
                                                    const void *tracer_caller, cl_uint num_entries,
                                                    cl_platform_id *platforms,
                                                    cl_uint *num_platforms) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clIcdGetPlatformIDsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clIcdGetPlatformIDsKHR", (void **)&opencl_real.clIcdGetPlatformIDsKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_entries, platforms, num_platforms);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clIcdGetPlatformIDsKHR) &&
@@ -12233,13 +12641,16 @@ static cl_program opencl_traced_clCreateProgramWithILKHR(opencl_clCreateProgramW
                                                          const void *tracer_caller,
                                                          cl_context context, const void *il,
                                                          size_t length, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateProgramWithILKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateProgramWithILKHR", (void **)&opencl_real.clCreateProgramWithILKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateProgramWithILKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, il, length, errcode_ret);
   }
   opencl_depth++;
@@ -12300,13 +12711,16 @@ cl_program clCreateProgramWithILKHR(cl_context context, const void *il, size_t l
 __attribute__((noinline))
 static cl_int opencl_traced_clTerminateContextKHR(opencl_clTerminateContextKHR_fn *tracer_real,
                                                   const void *tracer_caller, cl_context context) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clTerminateContextKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clTerminateContextKHR", (void **)&opencl_real.clTerminateContextKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clTerminateContextKHR) &&
@@ -12375,13 +12789,16 @@ static cl_command_queue opencl_traced_clCreateCommandQueueWithPropertiesKHR(open
                                                                             cl_device_id device,
                                                                             const cl_queue_properties_khr *properties,
                                                                             cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateCommandQueueWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateCommandQueueWithPropertiesKHR", (void **)&opencl_real.clCreateCommandQueueWithPropertiesKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateCommandQueueWithPropertiesKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, errcode_ret);
   }
   opencl_depth++;
@@ -12444,13 +12861,16 @@ cl_command_queue clCreateCommandQueueWithPropertiesKHR(cl_context context, cl_de
 __attribute__((noinline))
 static cl_int opencl_traced_clReleaseDeviceEXT(opencl_clReleaseDeviceEXT_fn *tracer_real,
                                                const void *tracer_caller, cl_device_id device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseDeviceEXT", (void **)&opencl_real.clReleaseDeviceEXT);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseDeviceEXT) &&
@@ -12515,13 +12935,16 @@ cl_int clReleaseDeviceEXT(cl_device_id device) {
 __attribute__((noinline))
 static cl_int opencl_traced_clRetainDeviceEXT(opencl_clRetainDeviceEXT_fn *tracer_real,
                                               const void *tracer_caller, cl_device_id device) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainDeviceEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainDeviceEXT", (void **)&opencl_real.clRetainDeviceEXT);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainDeviceEXT) &&
@@ -12589,13 +13012,16 @@ static cl_int opencl_traced_clCreateSubDevicesEXT(opencl_clCreateSubDevicesEXT_f
                                                   const cl_device_partition_property_ext *properties,
                                                   cl_uint num_entries, cl_device_id *out_devices,
                                                   cl_uint *num_devices) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateSubDevicesEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSubDevicesEXT", (void **)&opencl_real.clCreateSubDevicesEXT);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(in_device, properties, num_entries, out_devices, num_devices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSubDevicesEXT) &&
@@ -12682,13 +13108,16 @@ static cl_int opencl_traced_clEnqueueMigrateMemObjectEXT(opencl_clEnqueueMigrate
                                                          cl_uint num_events_in_wait_list,
                                                          const cl_event *event_wait_list,
                                                          cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueMigrateMemObjectEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemObjectEXT", (void **)&opencl_real.clEnqueueMigrateMemObjectEXT);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemObjectEXT__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, flags, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12783,13 +13212,16 @@ static cl_int opencl_traced_clGetDeviceImageInfoQCOM(opencl_clGetDeviceImageInfo
                                                      cl_image_pitch_info_qcom param_name,
                                                      size_t param_value_size, void *param_value,
                                                      size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetDeviceImageInfoQCOM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetDeviceImageInfoQCOM", (void **)&opencl_real.clGetDeviceImageInfoQCOM);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetDeviceImageInfoQCOM__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(device, image_width, image_height, image_format, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -12888,13 +13320,16 @@ static cl_int opencl_traced_clEnqueueAcquireGrallocObjectsIMG(opencl_clEnqueueAc
                                                               cl_uint num_events_in_wait_list,
                                                               const cl_event *event_wait_list,
                                                               cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueAcquireGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireGrallocObjectsIMG", (void **)&opencl_real.clEnqueueAcquireGrallocObjectsIMG);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireGrallocObjectsIMG__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -12987,13 +13422,16 @@ static cl_int opencl_traced_clEnqueueReleaseGrallocObjectsIMG(opencl_clEnqueueRe
                                                               cl_uint num_events_in_wait_list,
                                                               const cl_event *event_wait_list,
                                                               cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueReleaseGrallocObjectsIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseGrallocObjectsIMG", (void **)&opencl_real.clEnqueueReleaseGrallocObjectsIMG);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseGrallocObjectsIMG__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -13088,13 +13526,16 @@ static cl_int opencl_traced_clEnqueueGenerateMipmapIMG(opencl_clEnqueueGenerateM
                                                        cl_uint num_events_in_wait_list,
                                                        const cl_event *event_wait_list,
                                                        cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueGenerateMipmapIMG_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueGenerateMipmapIMG", (void **)&opencl_real.clEnqueueGenerateMipmapIMG);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueGenerateMipmapIMG__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, src_image, dst_image, mipmap_filter_mode, array_region,
                        mip_region, num_events_in_wait_list, event_wait_list, event);
   }
@@ -13197,13 +13638,16 @@ static cl_int opencl_traced_clGetKernelSubGroupInfoKHR(opencl_clGetKernelSubGrou
                                                        const void *input_value,
                                                        size_t param_value_size, void *param_value,
                                                        size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetKernelSubGroupInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSubGroupInfoKHR", (void **)&opencl_real.clGetKernelSubGroupInfoKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSubGroupInfoKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(in_kernel, in_device, param_name, input_value_size, input_value,
                        param_value_size, param_value, param_value_size_ret);
   }
@@ -13301,13 +13745,16 @@ static cl_int opencl_traced_clGetKernelSuggestedLocalWorkSizeKHR(opencl_clGetKer
                                                                  const size_t *global_work_offset,
                                                                  const size_t *global_work_size,
                                                                  size_t *suggested_local_work_size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetKernelSuggestedLocalWorkSizeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetKernelSuggestedLocalWorkSizeKHR", (void **)&opencl_real.clGetKernelSuggestedLocalWorkSizeKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetKernelSuggestedLocalWorkSizeKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, kernel, work_dim, global_work_offset, global_work_size,
                        suggested_local_work_size);
   }
@@ -13402,13 +13849,16 @@ static cl_int opencl_traced_clEnqueueAcquireExternalMemObjectsKHR(opencl_clEnque
                                                                   cl_uint num_events_in_wait_list,
                                                                   const cl_event *event_wait_list,
                                                                   cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueAcquireExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueAcquireExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueAcquireExternalMemObjectsKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueAcquireExternalMemObjectsKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -13503,13 +13953,16 @@ static cl_int opencl_traced_clEnqueueReleaseExternalMemObjectsKHR(opencl_clEnque
                                                                   cl_uint num_events_in_wait_list,
                                                                   const cl_event *event_wait_list,
                                                                   cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueReleaseExternalMemObjectsKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueReleaseExternalMemObjectsKHR", (void **)&opencl_real.clEnqueueReleaseExternalMemObjectsKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueReleaseExternalMemObjectsKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_mem_objects, mem_objects, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -13603,13 +14056,16 @@ static cl_int opencl_traced_clGetSemaphoreHandleForTypeKHR(opencl_clGetSemaphore
                                                            cl_external_semaphore_handle_type_khr handle_type,
                                                            size_t handle_size, void *handle_ptr,
                                                            size_t *handle_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetSemaphoreHandleForTypeKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreHandleForTypeKHR", (void **)&opencl_real.clGetSemaphoreHandleForTypeKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object, device, handle_type, handle_size, handle_ptr, handle_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreHandleForTypeKHR) &&
@@ -13695,13 +14151,16 @@ static cl_semaphore_khr opencl_traced_clCreateSemaphoreWithPropertiesKHR(opencl_
                                                                          cl_context context,
                                                                          const cl_semaphore_properties_khr *sema_props,
                                                                          cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateSemaphoreWithPropertiesKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateSemaphoreWithPropertiesKHR", (void **)&opencl_real.clCreateSemaphoreWithPropertiesKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateSemaphoreWithPropertiesKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, sema_props, errcode_ret);
   }
   opencl_depth++;
@@ -13768,13 +14227,16 @@ static cl_int opencl_traced_clEnqueueWaitSemaphoresKHR(opencl_clEnqueueWaitSemap
                                                        cl_uint num_events_in_wait_list,
                                                        const cl_event *event_wait_list,
                                                        cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueWaitSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueWaitSemaphoresKHR", (void **)&opencl_real.clEnqueueWaitSemaphoresKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueWaitSemaphoresKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -13872,13 +14334,16 @@ static cl_int opencl_traced_clEnqueueSignalSemaphoresKHR(opencl_clEnqueueSignalS
                                                          cl_uint num_events_in_wait_list,
                                                          const cl_event *event_wait_list,
                                                          cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSignalSemaphoresKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSignalSemaphoresKHR", (void **)&opencl_real.clEnqueueSignalSemaphoresKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSignalSemaphoresKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_sema_objects, sema_objects, sema_payload_list,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -13973,13 +14438,16 @@ static cl_int opencl_traced_clGetSemaphoreInfoKHR(opencl_clGetSemaphoreInfoKHR_f
                                                   cl_semaphore_info_khr param_name,
                                                   size_t param_value_size, void *param_value,
                                                   size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetSemaphoreInfoKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetSemaphoreInfoKHR", (void **)&opencl_real.clGetSemaphoreInfoKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetSemaphoreInfoKHR) &&
@@ -14061,13 +14529,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clReleaseSemaphoreKHR(opencl_clReleaseSemaphoreKHR_fn *tracer_real,
                                                   const void *tracer_caller,
                                                   cl_semaphore_khr sema_object) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseSemaphoreKHR", (void **)&opencl_real.clReleaseSemaphoreKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseSemaphoreKHR) &&
@@ -14133,13 +14604,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clRetainSemaphoreKHR(opencl_clRetainSemaphoreKHR_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  cl_semaphore_khr sema_object) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainSemaphoreKHR_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainSemaphoreKHR", (void **)&opencl_real.clRetainSemaphoreKHR);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sema_object);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainSemaphoreKHR) &&
@@ -14207,13 +14681,16 @@ static cl_mem opencl_traced_clImportMemoryARM(opencl_clImportMemoryARM_fn *trace
                                               cl_mem_flags flags,
                                               const cl_import_properties_arm *properties,
                                               void *memory, size_t size, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clImportMemoryARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clImportMemoryARM", (void **)&opencl_real.clImportMemoryARM);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clImportMemoryARM__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, properties, memory, size, errcode_ret);
   }
   opencl_depth++;
@@ -14281,13 +14758,16 @@ __attribute__((noinline))
 static void *opencl_traced_clSVMAllocARM(opencl_clSVMAllocARM_fn *tracer_real,
                                          const void *tracer_caller, cl_context context,
                                          cl_svm_mem_flags_arm flags, size_t size, cl_uint alignment) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSVMAllocARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMAllocARM", (void **)&opencl_real.clSVMAllocARM);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, flags, size, alignment);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMAllocARM) &&
@@ -14362,13 +14842,16 @@ __attribute__((noinline))
 static void opencl_traced_clSVMFreeARM(opencl_clSVMFreeARM_fn *tracer_real,
                                        const void *tracer_caller, cl_context context,
                                        void *svm_pointer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSVMFreeARM", (void **)&opencl_real.clSVMFreeARM);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSVMFreeARM__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     tracer_real(context, svm_pointer);
     return;
   }
@@ -14440,13 +14923,16 @@ static cl_int opencl_traced_clEnqueueSVMFreeARM(opencl_clEnqueueSVMFreeARM_fn *t
                                                 void (*pfn_free_func)(cl_command_queue, cl_uint, void *[], void *),
                                                 void *user_data, cl_uint num_events_in_wait_list,
                                                 const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSVMFreeARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMFreeARM", (void **)&opencl_real.clEnqueueSVMFreeARM);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMFreeARM__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, num_svm_pointers, svm_pointers, pfn_free_func, user_data,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -14544,13 +15030,16 @@ static cl_int opencl_traced_clEnqueueSVMMemcpyARM(opencl_clEnqueueSVMMemcpyARM_f
                                                   const void *src_ptr, size_t size,
                                                   cl_uint num_events_in_wait_list,
                                                   const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSVMMemcpyARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemcpyARM", (void **)&opencl_real.clEnqueueSVMMemcpyARM);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemcpyARM__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_copy, dst_ptr, src_ptr, size,
                        num_events_in_wait_list, event_wait_list, event);
   }
@@ -14644,13 +15133,16 @@ static cl_int opencl_traced_clEnqueueSVMMemFillARM(opencl_clEnqueueSVMMemFillARM
                                                    const void *pattern, size_t pattern_size,
                                                    size_t size, cl_uint num_events_in_wait_list,
                                                    const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSVMMemFillARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMemFillARM", (void **)&opencl_real.clEnqueueSVMMemFillARM);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMemFillARM__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -14744,13 +15236,16 @@ static cl_int opencl_traced_clEnqueueSVMMapARM(opencl_clEnqueueSVMMapARM_fn *tra
                                                cl_map_flags flags, void *svm_ptr, size_t size,
                                                cl_uint num_events_in_wait_list,
                                                const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSVMMapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMMapARM", (void **)&opencl_real.clEnqueueSVMMapARM);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMMapARM__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking_map, flags, svm_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -14843,13 +15338,16 @@ static cl_int opencl_traced_clEnqueueSVMUnmapARM(opencl_clEnqueueSVMUnmapARM_fn 
                                                  cl_command_queue command_queue, void *svm_ptr,
                                                  cl_uint num_events_in_wait_list,
                                                  const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueSVMUnmapARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueSVMUnmapARM", (void **)&opencl_real.clEnqueueSVMUnmapARM);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, svm_ptr, num_events_in_wait_list, event_wait_list, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueSVMUnmapARM) &&
@@ -14931,13 +15429,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clSetKernelArgSVMPointerARM(opencl_clSetKernelArgSVMPointerARM_fn *tracer_real,
                                                         const void *tracer_caller, cl_kernel kernel,
                                                         cl_uint arg_index, const void *arg_value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetKernelArgSVMPointerARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgSVMPointerARM", (void **)&opencl_real.clSetKernelArgSVMPointerARM);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgSVMPointerARM) &&
@@ -15010,13 +15511,16 @@ static cl_int opencl_traced_clSetKernelExecInfoARM(opencl_clSetKernelExecInfoARM
                                                    const void *tracer_caller, cl_kernel kernel,
                                                    cl_kernel_exec_info_arm param_name,
                                                    size_t param_value_size, const void *param_value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetKernelExecInfoARM_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelExecInfoARM", (void **)&opencl_real.clSetKernelExecInfoARM);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, param_name, param_value_size, param_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelExecInfoARM) &&
@@ -15095,13 +15599,16 @@ static cl_accelerator_intel opencl_traced_clCreateAcceleratorINTEL(opencl_clCrea
                                                                    size_t descriptor_size,
                                                                    const void *descriptor,
                                                                    cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateAcceleratorINTEL", (void **)&opencl_real.clCreateAcceleratorINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateAcceleratorINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, accelerator_type, descriptor_size, descriptor, errcode_ret);
   }
   opencl_depth++;
@@ -15172,13 +15679,16 @@ static cl_int opencl_traced_clGetAcceleratorInfoINTEL(opencl_clGetAcceleratorInf
                                                       cl_accelerator_info_intel param_name,
                                                       size_t param_value_size, void *param_value,
                                                       size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetAcceleratorInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetAcceleratorInfoINTEL", (void **)&opencl_real.clGetAcceleratorInfoINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(accelerator, param_name, param_value_size, param_value, param_value_size_ret);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetAcceleratorInfoINTEL) &&
@@ -15260,13 +15770,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clRetainAcceleratorINTEL(opencl_clRetainAcceleratorINTEL_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      cl_accelerator_intel accelerator) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clRetainAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clRetainAcceleratorINTEL", (void **)&opencl_real.clRetainAcceleratorINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clRetainAcceleratorINTEL) &&
@@ -15333,13 +15846,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clReleaseAcceleratorINTEL(opencl_clReleaseAcceleratorINTEL_fn *tracer_real,
                                                       const void *tracer_caller,
                                                       cl_accelerator_intel accelerator) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clReleaseAcceleratorINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clReleaseAcceleratorINTEL", (void **)&opencl_real.clReleaseAcceleratorINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(accelerator);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clReleaseAcceleratorINTEL) &&
@@ -15407,13 +15923,16 @@ static void *opencl_traced_clHostMemAllocINTEL(opencl_clHostMemAllocINTEL_fn *tr
                                                const void *tracer_caller, cl_context context,
                                                const cl_mem_properties_intel *properties,
                                                size_t size, cl_uint alignment, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clHostMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clHostMemAllocINTEL", (void **)&opencl_real.clHostMemAllocINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clHostMemAllocINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -15481,13 +16000,16 @@ static void *opencl_traced_clDeviceMemAllocINTEL(opencl_clDeviceMemAllocINTEL_fn
                                                  const cl_mem_properties_intel *properties,
                                                  size_t size, cl_uint alignment,
                                                  cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clDeviceMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clDeviceMemAllocINTEL", (void **)&opencl_real.clDeviceMemAllocINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clDeviceMemAllocINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -15558,13 +16080,16 @@ static void *opencl_traced_clSharedMemAllocINTEL(opencl_clSharedMemAllocINTEL_fn
                                                  const cl_mem_properties_intel *properties,
                                                  size_t size, cl_uint alignment,
                                                  cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSharedMemAllocINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSharedMemAllocINTEL", (void **)&opencl_real.clSharedMemAllocINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSharedMemAllocINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, device, properties, size, alignment, errcode_ret);
   }
   opencl_depth++;
@@ -15631,13 +16156,16 @@ void *clSharedMemAllocINTEL(cl_context context, cl_device_id device,
 __attribute__((noinline))
 static cl_int opencl_traced_clMemFreeINTEL(opencl_clMemFreeINTEL_fn *tracer_real,
                                            const void *tracer_caller, cl_context context, void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clMemFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemFreeINTEL", (void **)&opencl_real.clMemFreeINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemFreeINTEL) &&
@@ -15705,13 +16233,16 @@ __attribute__((noinline))
 static cl_int opencl_traced_clMemBlockingFreeINTEL(opencl_clMemBlockingFreeINTEL_fn *tracer_real,
                                                    const void *tracer_caller, cl_context context,
                                                    void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clMemBlockingFreeINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clMemBlockingFreeINTEL", (void **)&opencl_real.clMemBlockingFreeINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clMemBlockingFreeINTEL) &&
@@ -15782,13 +16313,16 @@ static cl_int opencl_traced_clGetMemAllocInfoINTEL(opencl_clGetMemAllocInfoINTEL
                                                    const void *ptr, cl_mem_info_intel param_name,
                                                    size_t param_value_size, void *param_value,
                                                    size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetMemAllocInfoINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetMemAllocInfoINTEL", (void **)&opencl_real.clGetMemAllocInfoINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetMemAllocInfoINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, ptr, param_name, param_value_size, param_value,
                        param_value_size_ret);
   }
@@ -15876,13 +16410,16 @@ static cl_int opencl_traced_clSetKernelArgMemPointerINTEL(opencl_clSetKernelArgM
                                                           const void *tracer_caller,
                                                           cl_kernel kernel, cl_uint arg_index,
                                                           const void *arg_value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clSetKernelArgMemPointerINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clSetKernelArgMemPointerINTEL", (void **)&opencl_real.clSetKernelArgMemPointerINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(kernel, arg_index, arg_value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_opencl, clSetKernelArgMemPointerINTEL) &&
@@ -15957,13 +16494,16 @@ static cl_int opencl_traced_clEnqueueMemFillINTEL(opencl_clEnqueueMemFillINTEL_f
                                                   const void *pattern, size_t pattern_size,
                                                   size_t size, cl_uint num_events_in_wait_list,
                                                   const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueMemFillINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemFillINTEL", (void **)&opencl_real.clEnqueueMemFillINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemFillINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, dst_ptr, pattern, pattern_size, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -16057,13 +16597,16 @@ static cl_int opencl_traced_clEnqueueMemcpyINTEL(opencl_clEnqueueMemcpyINTEL_fn 
                                                  void *dst_ptr, const void *src_ptr, size_t size,
                                                  cl_uint num_events_in_wait_list,
                                                  const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueMemcpyINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemcpyINTEL", (void **)&opencl_real.clEnqueueMemcpyINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemcpyINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, blocking, dst_ptr, src_ptr, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -16158,13 +16701,16 @@ static cl_int opencl_traced_clEnqueueMemAdviseINTEL(opencl_clEnqueueMemAdviseINT
                                                     cl_uint num_events_in_wait_list,
                                                     const cl_event *event_wait_list,
                                                     cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueMemAdviseINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemAdviseINTEL", (void **)&opencl_real.clEnqueueMemAdviseINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemAdviseINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, ptr, size, advice, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -16258,13 +16804,16 @@ static cl_int opencl_traced_clEnqueueMigrateMemINTEL(opencl_clEnqueueMigrateMemI
                                                      cl_uint num_events_in_wait_list,
                                                      const cl_event *event_wait_list,
                                                      cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueMigrateMemINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMigrateMemINTEL", (void **)&opencl_real.clEnqueueMigrateMemINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMigrateMemINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, ptr, size, flags, num_events_in_wait_list, event_wait_list,
                        event);
   }
@@ -16356,13 +16905,16 @@ static cl_int opencl_traced_clEnqueueMemsetINTEL(opencl_clEnqueueMemsetINTEL_fn 
                                                  cl_int value, size_t size,
                                                  cl_uint num_events_in_wait_list,
                                                  const cl_event *event_wait_list, cl_event *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clEnqueueMemsetINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clEnqueueMemsetINTEL", (void **)&opencl_real.clEnqueueMemsetINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clEnqueueMemsetINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command_queue, dst_ptr, value, size, num_events_in_wait_list,
                        event_wait_list, event);
   }
@@ -16454,13 +17006,16 @@ static cl_mem opencl_traced_clCreateBufferWithPropertiesINTEL(opencl_clCreateBuf
                                                               const cl_mem_properties_intel *properties,
                                                               cl_mem_flags flags, size_t size,
                                                               void *host_ptr, cl_int *errcode_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clCreateBufferWithPropertiesINTEL_fn *)tracer_resolve(
         "libOpenCL.so.1", "clCreateBufferWithPropertiesINTEL", (void **)&opencl_real.clCreateBufferWithPropertiesINTEL);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clCreateBufferWithPropertiesINTEL__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, size, host_ptr, errcode_ret);
   }
   opencl_depth++;
@@ -16538,13 +17093,16 @@ static cl_int opencl_traced_clGetImageRequirementsInfoEXT(opencl_clGetImageRequi
                                                           size_t param_value_size,
                                                           void *param_value,
                                                           size_t *param_value_size_ret) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (opencl_clGetImageRequirementsInfoEXT_fn *)tracer_resolve(
         "libOpenCL.so.1", "clGetImageRequirementsInfoEXT", (void **)&opencl_real.clGetImageRequirementsInfoEXT);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_opencl, call)) ||
-      opencl_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, clGetImageRequirementsInfoEXT__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_opencl, call));
+  }
+  if (tracer_off || opencl_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(context, properties, flags, image_format, image_desc, param_name,
                        param_value_size, param_value, param_value_size_ret);
   }

@@ -807,13 +807,16 @@ __attribute__((constructor)) static void openmpi_resolve_loaded(void) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Abort(openmpi_MPI_Abort_fn *tracer_real, const void *tracer_caller,
                                     MPI_Comm comm, int errorcode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Abort_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Abort", (void **)&openmpi_real.MPI_Abort);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Abort) &&
@@ -883,13 +886,16 @@ static int openmpi_traced_MPI_Accumulate(openmpi_MPI_Accumulate_fn *tracer_real,
                                          int origin_count, MPI_Datatype origin_datatype,
                                          int target_rank, MPI_Aint target_disp, int target_count,
                                          MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Accumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Accumulate", (void **)&openmpi_real.MPI_Accumulate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Accumulate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win);
   }
@@ -983,13 +989,16 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
 __attribute__((noinline))
 static int openmpi_traced_MPI_Add_error_class(openmpi_MPI_Add_error_class_fn *tracer_real,
                                               const void *tracer_caller, int *errorclass) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Add_error_class_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Add_error_class", (void **)&openmpi_real.MPI_Add_error_class);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_class) &&
@@ -1056,13 +1065,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Add_error_code(openmpi_MPI_Add_error_code_fn *tracer_real,
                                              const void *tracer_caller, int errorclass,
                                              int *errorcode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Add_error_code_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Add_error_code", (void **)&openmpi_real.MPI_Add_error_code);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorclass, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_code) &&
@@ -1132,13 +1144,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Add_error_string(openmpi_MPI_Add_error_string_fn *tracer_real,
                                                const void *tracer_caller, int errorcode,
                                                const char *string) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Add_error_string_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Add_error_string", (void **)&openmpi_real.MPI_Add_error_string);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, string);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Add_error_string) &&
@@ -1208,13 +1223,16 @@ static int openmpi_traced_MPI_Allgather(openmpi_MPI_Allgather_fn *tracer_real,
                                         const void *tracer_caller, const void *sendbuf,
                                         int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Allgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Allgather", (void **)&openmpi_real.MPI_Allgather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgather) &&
@@ -1300,13 +1318,16 @@ static int openmpi_traced_MPI_Iallgather(openmpi_MPI_Iallgather_fn *tracer_real,
                                          int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                          MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Iallgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iallgather", (void **)&openmpi_real.MPI_Iallgather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgather) &&
@@ -1396,13 +1417,16 @@ static int openmpi_traced_MPI_Allgatherv(openmpi_MPI_Allgatherv_fn *tracer_real,
                                          int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                          const int recvcounts[], const int displs[],
                                          MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Allgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Allgatherv", (void **)&openmpi_real.MPI_Allgatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allgatherv) &&
@@ -1492,13 +1516,16 @@ static int openmpi_traced_MPI_Iallgatherv(openmpi_MPI_Iallgatherv_fn *tracer_rea
                                           const int recvcounts[], const int displs[],
                                           MPI_Datatype recvtype, MPI_Comm comm,
                                           MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Iallgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iallgatherv", (void **)&openmpi_real.MPI_Iallgatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallgatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -1593,13 +1620,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Alloc_mem(openmpi_MPI_Alloc_mem_fn *tracer_real,
                                         const void *tracer_caller, MPI_Aint size, MPI_Info info,
                                         void *baseptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Alloc_mem_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alloc_mem", (void **)&openmpi_real.MPI_Alloc_mem);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, info, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alloc_mem) &&
@@ -1670,13 +1700,16 @@ static int openmpi_traced_MPI_Allreduce(openmpi_MPI_Allreduce_fn *tracer_real,
                                         const void *tracer_caller, const void *sendbuf,
                                         void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                         MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Allreduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Allreduce", (void **)&openmpi_real.MPI_Allreduce);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Allreduce) &&
@@ -1758,13 +1791,16 @@ static int openmpi_traced_MPI_Iallreduce(openmpi_MPI_Iallreduce_fn *tracer_real,
                                          const void *tracer_caller, const void *sendbuf,
                                          void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                                          MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Iallreduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iallreduce", (void **)&openmpi_real.MPI_Iallreduce);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iallreduce) &&
@@ -1849,13 +1885,16 @@ static int openmpi_traced_MPI_Alltoall(openmpi_MPI_Alltoall_fn *tracer_real,
                                        const void *tracer_caller, const void *sendbuf,
                                        int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                        int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Alltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alltoall", (void **)&openmpi_real.MPI_Alltoall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoall) &&
@@ -1941,13 +1980,16 @@ static int openmpi_traced_MPI_Ialltoall(openmpi_MPI_Ialltoall_fn *tracer_real,
                                         int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ialltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ialltoall", (void **)&openmpi_real.MPI_Ialltoall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoall) &&
@@ -2038,13 +2080,16 @@ static int openmpi_traced_MPI_Alltoallv(openmpi_MPI_Alltoallv_fn *tracer_real,
                                         MPI_Datatype sendtype, void *recvbuf,
                                         const int recvcounts[], const int rdispls[],
                                         MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Alltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alltoallv", (void **)&openmpi_real.MPI_Alltoallv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -2140,13 +2185,16 @@ static int openmpi_traced_MPI_Ialltoallv(openmpi_MPI_Ialltoallv_fn *tracer_real,
                                          MPI_Datatype sendtype, void *recvbuf,
                                          const int recvcounts[], const int rdispls[],
                                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ialltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ialltoallv", (void **)&openmpi_real.MPI_Ialltoallv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -2245,13 +2293,16 @@ static int openmpi_traced_MPI_Alltoallw(openmpi_MPI_Alltoallw_fn *tracer_real,
                                         const MPI_Datatype sendtypes[], void *recvbuf,
                                         const int recvcounts[], const int rdispls[],
                                         const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Alltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Alltoallw", (void **)&openmpi_real.MPI_Alltoallw);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Alltoallw__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -2348,13 +2399,16 @@ static int openmpi_traced_MPI_Ialltoallw(openmpi_MPI_Ialltoallw_fn *tracer_real,
                                          const int recvcounts[], const int rdispls[],
                                          const MPI_Datatype recvtypes[], MPI_Comm comm,
                                          MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ialltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ialltoallw", (void **)&openmpi_real.MPI_Ialltoallw);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ialltoallw__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -2450,13 +2504,16 @@ int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispl
 __attribute__((noinline))
 static int openmpi_traced_MPI_Barrier(openmpi_MPI_Barrier_fn *tracer_real,
                                       const void *tracer_caller, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Barrier_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Barrier", (void **)&openmpi_real.MPI_Barrier);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Barrier) &&
@@ -2522,13 +2579,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Ibarrier(openmpi_MPI_Ibarrier_fn *tracer_real,
                                        const void *tracer_caller, MPI_Comm comm,
                                        MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ibarrier_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ibarrier", (void **)&openmpi_real.MPI_Ibarrier);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibarrier) &&
@@ -2597,13 +2657,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Bcast(openmpi_MPI_Bcast_fn *tracer_real, const void *tracer_caller,
                                     void *buffer, int count, MPI_Datatype datatype, int root,
                                     MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Bcast_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Bcast", (void **)&openmpi_real.MPI_Bcast);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bcast) &&
@@ -2681,13 +2744,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Bsend(openmpi_MPI_Bsend_fn *tracer_real, const void *tracer_caller,
                                     const void *buf, int count, MPI_Datatype datatype, int dest,
                                     int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Bsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Bsend", (void **)&openmpi_real.MPI_Bsend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend) &&
@@ -2767,13 +2833,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Ibcast(openmpi_MPI_Ibcast_fn *tracer_real, const void *tracer_caller,
                                      void *buffer, int count, MPI_Datatype datatype, int root,
                                      MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ibcast_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ibcast", (void **)&openmpi_real.MPI_Ibcast);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, count, datatype, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibcast) &&
@@ -2857,13 +2926,16 @@ static int openmpi_traced_MPI_Bsend_init(openmpi_MPI_Bsend_init_fn *tracer_real,
                                          const void *tracer_caller, const void *buf, int count,
                                          MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                                          MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Bsend_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Bsend_init", (void **)&openmpi_real.MPI_Bsend_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Bsend_init) &&
@@ -2947,13 +3019,16 @@ int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, 
 __attribute__((noinline))
 static int openmpi_traced_MPI_Buffer_attach(openmpi_MPI_Buffer_attach_fn *tracer_real,
                                             const void *tracer_caller, void *buffer, int size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Buffer_attach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Buffer_attach", (void **)&openmpi_real.MPI_Buffer_attach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_attach) &&
@@ -3020,13 +3095,16 @@ int MPI_Buffer_attach(void *buffer, int size) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Buffer_detach(openmpi_MPI_Buffer_detach_fn *tracer_real,
                                             const void *tracer_caller, void *buffer, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Buffer_detach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Buffer_detach", (void **)&openmpi_real.MPI_Buffer_detach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buffer, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Buffer_detach) &&
@@ -3094,13 +3172,16 @@ int MPI_Buffer_detach(void *buffer, int *size) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Cancel(openmpi_MPI_Cancel_fn *tracer_real, const void *tracer_caller,
                                      MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Cancel_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cancel", (void **)&openmpi_real.MPI_Cancel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cancel) &&
@@ -3167,13 +3248,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Cart_coords(openmpi_MPI_Cart_coords_fn *tracer_real,
                                           const void *tracer_caller, MPI_Comm comm, int rank,
                                           int maxdims, int coords[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Cart_coords_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_coords", (void **)&openmpi_real.MPI_Cart_coords);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxdims, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_coords) &&
@@ -3248,13 +3332,16 @@ static int openmpi_traced_MPI_Cart_create(openmpi_MPI_Cart_create_fn *tracer_rea
                                           const void *tracer_caller, MPI_Comm old_comm, int ndims,
                                           const int dims[], const int periods[], int reorder,
                                           MPI_Comm *comm_cart) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Cart_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_create", (void **)&openmpi_real.MPI_Cart_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(old_comm, ndims, dims, periods, reorder, comm_cart);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_create) &&
@@ -3335,13 +3422,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Cart_get(openmpi_MPI_Cart_get_fn *tracer_real,
                                        const void *tracer_caller, MPI_Comm comm, int maxdims,
                                        int dims[], int periods[], int coords[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Cart_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_get", (void **)&openmpi_real.MPI_Cart_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxdims, dims, periods, coords);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_get) &&
@@ -3417,13 +3507,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Cart_map(openmpi_MPI_Cart_map_fn *tracer_real,
                                        const void *tracer_caller, MPI_Comm comm, int ndims,
                                        const int dims[], const int periods[], int *newrank) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Cart_map_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_map", (void **)&openmpi_real.MPI_Cart_map);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, ndims, dims, periods, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_map) &&
@@ -3500,13 +3593,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Cart_rank(openmpi_MPI_Cart_rank_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm,
                                         const int coords[], int *rank) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Cart_rank_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_rank", (void **)&openmpi_real.MPI_Cart_rank);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, coords, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_rank) &&
@@ -3577,13 +3673,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Cart_shift(openmpi_MPI_Cart_shift_fn *tracer_real,
                                          const void *tracer_caller, MPI_Comm comm, int direction,
                                          int disp, int *rank_source, int *rank_dest) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Cart_shift_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_shift", (void **)&openmpi_real.MPI_Cart_shift);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, direction, disp, rank_source, rank_dest);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_shift) &&
@@ -3661,13 +3760,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Cart_sub(openmpi_MPI_Cart_sub_fn *tracer_real,
                                        const void *tracer_caller, MPI_Comm comm,
                                        const int remain_dims[], MPI_Comm *new_comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Cart_sub_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cart_sub", (void **)&openmpi_real.MPI_Cart_sub);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, remain_dims, new_comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cart_sub) &&
@@ -3739,13 +3841,16 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new_comm) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Cartdim_get(openmpi_MPI_Cartdim_get_fn *tracer_real,
                                           const void *tracer_caller, MPI_Comm comm, int *ndims) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Cartdim_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Cartdim_get", (void **)&openmpi_real.MPI_Cartdim_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, ndims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Cartdim_get) &&
@@ -3813,13 +3918,16 @@ int MPI_Cartdim_get(MPI_Comm comm, int *ndims) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Close_port(openmpi_MPI_Close_port_fn *tracer_real,
                                          const void *tracer_caller, const char *port_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Close_port_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Close_port", (void **)&openmpi_real.MPI_Close_port);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Close_port) &&
@@ -3885,13 +3993,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_accept(openmpi_MPI_Comm_accept_fn *tracer_real,
                                           const void *tracer_caller, const char *port_name,
                                           MPI_Info info, int root, MPI_Comm comm, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_accept_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_accept", (void **)&openmpi_real.MPI_Comm_accept);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_accept) &&
@@ -3968,13 +4079,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_call_errhandler(openmpi_MPI_Comm_call_errhandler_fn *tracer_real,
                                                    const void *tracer_caller, MPI_Comm comm,
                                                    int errorcode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_call_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_call_errhandler", (void **)&openmpi_real.MPI_Comm_call_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_call_errhandler) &&
@@ -4043,13 +4157,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_compare(openmpi_MPI_Comm_compare_fn *tracer_real,
                                            const void *tracer_caller, MPI_Comm comm1,
                                            MPI_Comm comm2, int *result) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_compare_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_compare", (void **)&openmpi_real.MPI_Comm_compare);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm1, comm2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_compare) &&
@@ -4122,13 +4239,16 @@ static int openmpi_traced_MPI_Comm_connect(openmpi_MPI_Comm_connect_fn *tracer_r
                                            const void *tracer_caller, const char *port_name,
                                            MPI_Info info, int root, MPI_Comm comm,
                                            MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_connect_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_connect", (void **)&openmpi_real.MPI_Comm_connect);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(port_name, info, root, comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_connect) &&
@@ -4207,13 +4327,16 @@ static int openmpi_traced_MPI_Comm_create_errhandler(openmpi_MPI_Comm_create_err
                                                      const void *tracer_caller,
                                                      MPI_Comm_errhandler_function *function,
                                                      MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_create_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create_errhandler", (void **)&openmpi_real.MPI_Comm_create_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_errhandler) &&
@@ -4285,13 +4408,16 @@ static int openmpi_traced_MPI_Comm_create_keyval(openmpi_MPI_Comm_create_keyval_
                                                  MPI_Comm_copy_attr_function *comm_copy_attr_fn,
                                                  MPI_Comm_delete_attr_function *comm_delete_attr_fn,
                                                  int *comm_keyval, void *extra_state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_create_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create_keyval", (void **)&openmpi_real.MPI_Comm_create_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_copy_attr_fn, comm_delete_attr_fn, comm_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_keyval) &&
@@ -4370,13 +4496,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_create_group(openmpi_MPI_Comm_create_group_fn *tracer_real,
                                                 const void *tracer_caller, MPI_Comm comm,
                                                 MPI_Group group, int tag, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_create_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create_group", (void **)&openmpi_real.MPI_Comm_create_group);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group, tag, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create_group) &&
@@ -4451,13 +4580,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_create(openmpi_MPI_Comm_create_fn *tracer_real,
                                           const void *tracer_caller, MPI_Comm comm, MPI_Group group,
                                           MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_create", (void **)&openmpi_real.MPI_Comm_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_create) &&
@@ -4529,13 +4661,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_delete_attr(openmpi_MPI_Comm_delete_attr_fn *tracer_real,
                                                const void *tracer_caller, MPI_Comm comm,
                                                int comm_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_delete_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_delete_attr", (void **)&openmpi_real.MPI_Comm_delete_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_delete_attr) &&
@@ -4603,13 +4738,16 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int comm_keyval) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_disconnect(openmpi_MPI_Comm_disconnect_fn *tracer_real,
                                               const void *tracer_caller, MPI_Comm *comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_disconnect_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_disconnect", (void **)&openmpi_real.MPI_Comm_disconnect);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_disconnect) &&
@@ -4675,13 +4813,16 @@ int MPI_Comm_disconnect(MPI_Comm *comm) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_dup(openmpi_MPI_Comm_dup_fn *tracer_real,
                                        const void *tracer_caller, MPI_Comm comm, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_dup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_dup", (void **)&openmpi_real.MPI_Comm_dup);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup) &&
@@ -4750,13 +4891,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_idup(openmpi_MPI_Comm_idup_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm, MPI_Comm *newcomm,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_idup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_idup", (void **)&openmpi_real.MPI_Comm_idup);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, newcomm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_idup) &&
@@ -4830,13 +4974,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_dup_with_info(openmpi_MPI_Comm_dup_with_info_fn *tracer_real,
                                                  const void *tracer_caller, MPI_Comm comm,
                                                  MPI_Info info, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_dup_with_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_dup_with_info", (void **)&openmpi_real.MPI_Comm_dup_with_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_dup_with_info) &&
@@ -4907,13 +5054,16 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_free_keyval(openmpi_MPI_Comm_free_keyval_fn *tracer_real,
                                                const void *tracer_caller, int *comm_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_free_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_free_keyval", (void **)&openmpi_real.MPI_Comm_free_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free_keyval) &&
@@ -4979,13 +5129,16 @@ int MPI_Comm_free_keyval(int *comm_keyval) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_free(openmpi_MPI_Comm_free_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm *comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_free", (void **)&openmpi_real.MPI_Comm_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_free) &&
@@ -5052,13 +5205,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_get_attr(openmpi_MPI_Comm_get_attr_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm comm,
                                             int comm_keyval, void *attribute_val, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_get_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_attr", (void **)&openmpi_real.MPI_Comm_get_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_attr) &&
@@ -5135,13 +5291,16 @@ static int openmpi_traced_MPI_Dist_graph_create(openmpi_MPI_Dist_graph_create_fn
                                                 const int nodes[], const int degrees[],
                                                 const int targets[], const int weights[],
                                                 MPI_Info info, int reorder, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Dist_graph_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_create", (void **)&openmpi_real.MPI_Dist_graph_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, n, nodes, degrees, targets, weights, info, reorder, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create) &&
@@ -5237,13 +5396,16 @@ static int openmpi_traced_MPI_Dist_graph_create_adjacent(openmpi_MPI_Dist_graph_
                                                          const int destinations[],
                                                          const int destweights[], MPI_Info info,
                                                          int reorder, MPI_Comm *comm_dist_graph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Dist_graph_create_adjacent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_create_adjacent", (void **)&openmpi_real.MPI_Dist_graph_create_adjacent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_create_adjacent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, indegree, sources, sourceweights, outdegree, destinations,
                        destweights, info, reorder, comm_dist_graph);
   }
@@ -5343,13 +5505,16 @@ static int openmpi_traced_MPI_Dist_graph_neighbors(openmpi_MPI_Dist_graph_neighb
                                                    int maxindegree, int sources[],
                                                    int sourceweights[], int maxoutdegree,
                                                    int destinations[], int destweights[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Dist_graph_neighbors_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_neighbors", (void **)&openmpi_real.MPI_Dist_graph_neighbors);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxindegree, sources, sourceweights, maxoutdegree, destinations,
                        destweights);
   }
@@ -5437,13 +5602,16 @@ static int openmpi_traced_MPI_Dist_graph_neighbors_count(openmpi_MPI_Dist_graph_
                                                          const void *tracer_caller, MPI_Comm comm,
                                                          int *inneighbors, int *outneighbors,
                                                          int *weighted) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Dist_graph_neighbors_count_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dist_graph_neighbors_count", (void **)&openmpi_real.MPI_Dist_graph_neighbors_count);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, inneighbors, outneighbors, weighted);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dist_graph_neighbors_count) &&
@@ -5520,13 +5688,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_get_errhandler(openmpi_MPI_Comm_get_errhandler_fn *tracer_real,
                                                   const void *tracer_caller, MPI_Comm comm,
                                                   MPI_Errhandler *erhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_get_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_errhandler", (void **)&openmpi_real.MPI_Comm_get_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, erhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_errhandler) &&
@@ -5596,13 +5767,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_get_info(openmpi_MPI_Comm_get_info_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm comm,
                                             MPI_Info *info_used) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_info", (void **)&openmpi_real.MPI_Comm_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_info) &&
@@ -5671,13 +5845,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_get_name(openmpi_MPI_Comm_get_name_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm comm,
                                             char *comm_name, int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_get_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_name", (void **)&openmpi_real.MPI_Comm_get_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_name) &&
@@ -5750,13 +5927,16 @@ int MPI_Comm_get_name(MPI_Comm comm, char *comm_name, int *resultlen) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_get_parent(openmpi_MPI_Comm_get_parent_fn *tracer_real,
                                               const void *tracer_caller, MPI_Comm *parent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_get_parent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_get_parent", (void **)&openmpi_real.MPI_Comm_get_parent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(parent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_get_parent) &&
@@ -5822,13 +6002,16 @@ int MPI_Comm_get_parent(MPI_Comm *parent) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_group(openmpi_MPI_Comm_group_fn *tracer_real,
                                          const void *tracer_caller, MPI_Comm comm, MPI_Group *group) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_group", (void **)&openmpi_real.MPI_Comm_group);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_group) &&
@@ -5896,13 +6079,16 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group *group) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_join(openmpi_MPI_Comm_join_fn *tracer_real,
                                         const void *tracer_caller, int fd, MPI_Comm *intercomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_join_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_join", (void **)&openmpi_real.MPI_Comm_join);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fd, intercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_join) &&
@@ -5970,13 +6156,16 @@ int MPI_Comm_join(int fd, MPI_Comm *intercomm) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_rank(openmpi_MPI_Comm_rank_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm, int *rank) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_rank_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_rank", (void **)&openmpi_real.MPI_Comm_rank);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_rank) &&
@@ -6045,13 +6234,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_remote_group(openmpi_MPI_Comm_remote_group_fn *tracer_real,
                                                 const void *tracer_caller, MPI_Comm comm,
                                                 MPI_Group *group) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_remote_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_remote_group", (void **)&openmpi_real.MPI_Comm_remote_group);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_group) &&
@@ -6119,13 +6311,16 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_remote_size(openmpi_MPI_Comm_remote_size_fn *tracer_real,
                                                const void *tracer_caller, MPI_Comm comm, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_remote_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_remote_size", (void **)&openmpi_real.MPI_Comm_remote_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_remote_size) &&
@@ -6194,13 +6389,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_set_attr(openmpi_MPI_Comm_set_attr_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm comm,
                                             int comm_keyval, void *attribute_val) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_set_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_attr", (void **)&openmpi_real.MPI_Comm_set_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_attr) &&
@@ -6272,13 +6470,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_set_errhandler(openmpi_MPI_Comm_set_errhandler_fn *tracer_real,
                                                   const void *tracer_caller, MPI_Comm comm,
                                                   MPI_Errhandler errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_set_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_errhandler", (void **)&openmpi_real.MPI_Comm_set_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_errhandler) &&
@@ -6346,13 +6547,16 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_set_info(openmpi_MPI_Comm_set_info_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm comm, MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_set_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_info", (void **)&openmpi_real.MPI_Comm_set_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_info) &&
@@ -6420,13 +6624,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_set_name(openmpi_MPI_Comm_set_name_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm comm,
                                             const char *comm_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_set_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_set_name", (void **)&openmpi_real.MPI_Comm_set_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, comm_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_set_name) &&
@@ -6493,13 +6700,16 @@ int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_size(openmpi_MPI_Comm_size_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_size", (void **)&openmpi_real.MPI_Comm_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_size) &&
@@ -6570,13 +6780,16 @@ static int openmpi_traced_MPI_Comm_spawn(openmpi_MPI_Comm_spawn_fn *tracer_real,
                                          char *argv[], int maxprocs, MPI_Info info, int root,
                                          MPI_Comm comm, MPI_Comm *intercomm,
                                          int array_of_errcodes[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_spawn_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_spawn", (void **)&openmpi_real.MPI_Comm_spawn);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(command, argv, maxprocs, info, root, comm, intercomm, array_of_errcodes);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn) &&
@@ -6667,13 +6880,16 @@ static int openmpi_traced_MPI_Comm_spawn_multiple(openmpi_MPI_Comm_spawn_multipl
                                                   const MPI_Info array_of_info[], int root,
                                                   MPI_Comm comm, MPI_Comm *intercomm,
                                                   int array_of_errcodes[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_spawn_multiple_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_spawn_multiple", (void **)&openmpi_real.MPI_Comm_spawn_multiple);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_spawn_multiple__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_commands, array_of_argv, array_of_maxprocs, array_of_info,
                        root, comm, intercomm, array_of_errcodes);
   }
@@ -6768,13 +6984,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_split(openmpi_MPI_Comm_split_fn *tracer_real,
                                          const void *tracer_caller, MPI_Comm comm, int color,
                                          int key, MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_split_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_split", (void **)&openmpi_real.MPI_Comm_split);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, color, key, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split) &&
@@ -6850,13 +7069,16 @@ static int openmpi_traced_MPI_Comm_split_type(openmpi_MPI_Comm_split_type_fn *tr
                                               const void *tracer_caller, MPI_Comm comm,
                                               int split_type, int key, MPI_Info info,
                                               MPI_Comm *newcomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_split_type_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_split_type", (void **)&openmpi_real.MPI_Comm_split_type);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, split_type, key, info, newcomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_split_type) &&
@@ -6932,13 +7154,16 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, M
 __attribute__((noinline))
 static int openmpi_traced_MPI_Comm_test_inter(openmpi_MPI_Comm_test_inter_fn *tracer_real,
                                               const void *tracer_caller, MPI_Comm comm, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Comm_test_inter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Comm_test_inter", (void **)&openmpi_real.MPI_Comm_test_inter);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Comm_test_inter) &&
@@ -7009,13 +7234,16 @@ static int openmpi_traced_MPI_Compare_and_swap(openmpi_MPI_Compare_and_swap_fn *
                                                const void *compare_addr, void *result_addr,
                                                MPI_Datatype datatype, int target_rank,
                                                MPI_Aint target_disp, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Compare_and_swap_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Compare_and_swap", (void **)&openmpi_real.MPI_Compare_and_swap);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Compare_and_swap__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, compare_addr, result_addr, datatype, target_rank, target_disp,
                        win);
   }
@@ -7102,13 +7330,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Dims_create(openmpi_MPI_Dims_create_fn *tracer_real,
                                           const void *tracer_caller, int nnodes, int ndims,
                                           int dims[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Dims_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Dims_create", (void **)&openmpi_real.MPI_Dims_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(nnodes, ndims, dims);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Dims_create) &&
@@ -7178,13 +7409,16 @@ int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Errhandler_free(openmpi_MPI_Errhandler_free_fn *tracer_real,
                                               const void *tracer_caller, MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Errhandler_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Errhandler_free", (void **)&openmpi_real.MPI_Errhandler_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Errhandler_free) &&
@@ -7250,13 +7484,16 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Error_class(openmpi_MPI_Error_class_fn *tracer_real,
                                           const void *tracer_caller, int errorcode, int *errorclass) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Error_class_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Error_class", (void **)&openmpi_real.MPI_Error_class);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, errorclass);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_class) &&
@@ -7326,13 +7563,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Error_string(openmpi_MPI_Error_string_fn *tracer_real,
                                            const void *tracer_caller, int errorcode, char *string,
                                            int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Error_string_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Error_string", (void **)&openmpi_real.MPI_Error_string);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(errorcode, string, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Error_string) &&
@@ -7406,13 +7646,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Exscan(openmpi_MPI_Exscan_fn *tracer_real, const void *tracer_caller,
                                      const void *sendbuf, void *recvbuf, int count,
                                      MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Exscan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Exscan", (void **)&openmpi_real.MPI_Exscan);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Exscan) &&
@@ -7495,13 +7738,16 @@ static int openmpi_traced_MPI_Fetch_and_op(openmpi_MPI_Fetch_and_op_fn *tracer_r
                                            void *result_addr, MPI_Datatype datatype,
                                            int target_rank, MPI_Aint target_disp, MPI_Op op,
                                            MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Fetch_and_op_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Fetch_and_op", (void **)&openmpi_real.MPI_Fetch_and_op);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, result_addr, datatype, target_rank, target_disp, op, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Fetch_and_op) &&
@@ -7585,13 +7831,16 @@ static int openmpi_traced_MPI_Iexscan(openmpi_MPI_Iexscan_fn *tracer_real,
                                       const void *tracer_caller, const void *sendbuf, void *recvbuf,
                                       int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                       MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Iexscan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iexscan", (void **)&openmpi_real.MPI_Iexscan);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iexscan) &&
@@ -7675,13 +7924,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_call_errhandler(openmpi_MPI_File_call_errhandler_fn *tracer_real,
                                                    const void *tracer_caller, MPI_File fh,
                                                    int errorcode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_call_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_call_errhandler", (void **)&openmpi_real.MPI_File_call_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_call_errhandler) &&
@@ -7751,13 +8003,16 @@ static int openmpi_traced_MPI_File_create_errhandler(openmpi_MPI_File_create_err
                                                      const void *tracer_caller,
                                                      MPI_File_errhandler_function *function,
                                                      MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_create_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_create_errhandler", (void **)&openmpi_real.MPI_File_create_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_create_errhandler) &&
@@ -7827,13 +8082,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_set_errhandler(openmpi_MPI_File_set_errhandler_fn *tracer_real,
                                                   const void *tracer_caller, MPI_File file,
                                                   MPI_Errhandler errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_set_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_errhandler", (void **)&openmpi_real.MPI_File_set_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_errhandler) &&
@@ -7902,13 +8160,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_get_errhandler(openmpi_MPI_File_get_errhandler_fn *tracer_real,
                                                   const void *tracer_caller, MPI_File file,
                                                   MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_get_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_errhandler", (void **)&openmpi_real.MPI_File_get_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(file, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_errhandler) &&
@@ -7979,13 +8240,16 @@ static int openmpi_traced_MPI_File_open(openmpi_MPI_File_open_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm,
                                         const char *filename, int amode, MPI_Info info,
                                         MPI_File *fh) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_open_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_open", (void **)&openmpi_real.MPI_File_open);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, filename, amode, info, fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_open) &&
@@ -8061,13 +8325,16 @@ int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info,
 __attribute__((noinline))
 static int openmpi_traced_MPI_File_close(openmpi_MPI_File_close_fn *tracer_real,
                                          const void *tracer_caller, MPI_File *fh) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_close_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_close", (void **)&openmpi_real.MPI_File_close);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_close) &&
@@ -8134,13 +8401,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_delete(openmpi_MPI_File_delete_fn *tracer_real,
                                           const void *tracer_caller, const char *filename,
                                           MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_delete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_delete", (void **)&openmpi_real.MPI_File_delete);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(filename, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_delete) &&
@@ -8207,13 +8477,16 @@ int MPI_File_delete(const char *filename, MPI_Info info) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_File_set_size(openmpi_MPI_File_set_size_fn *tracer_real,
                                             const void *tracer_caller, MPI_File fh, MPI_Offset size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_set_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_size", (void **)&openmpi_real.MPI_File_set_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_size) &&
@@ -8281,13 +8554,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_preallocate(openmpi_MPI_File_preallocate_fn *tracer_real,
                                                const void *tracer_caller, MPI_File fh,
                                                MPI_Offset size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_preallocate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_preallocate", (void **)&openmpi_real.MPI_File_preallocate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_preallocate) &&
@@ -8355,13 +8631,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_get_size(openmpi_MPI_File_get_size_fn *tracer_real,
                                             const void *tracer_caller, MPI_File fh,
                                             MPI_Offset *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_get_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_size", (void **)&openmpi_real.MPI_File_get_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_size) &&
@@ -8430,13 +8709,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_get_group(openmpi_MPI_File_get_group_fn *tracer_real,
                                              const void *tracer_caller, MPI_File fh,
                                              MPI_Group *group) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_get_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_group", (void **)&openmpi_real.MPI_File_get_group);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_group) &&
@@ -8504,13 +8786,16 @@ int MPI_File_get_group(MPI_File fh, MPI_Group *group) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_File_get_amode(openmpi_MPI_File_get_amode_fn *tracer_real,
                                              const void *tracer_caller, MPI_File fh, int *amode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_get_amode_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_amode", (void **)&openmpi_real.MPI_File_get_amode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, amode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_amode) &&
@@ -8578,13 +8863,16 @@ int MPI_File_get_amode(MPI_File fh, int *amode) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_File_set_info(openmpi_MPI_File_set_info_fn *tracer_real,
                                             const void *tracer_caller, MPI_File fh, MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_set_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_info", (void **)&openmpi_real.MPI_File_set_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_info) &&
@@ -8652,13 +8940,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_get_info(openmpi_MPI_File_get_info_fn *tracer_real,
                                             const void *tracer_caller, MPI_File fh,
                                             MPI_Info *info_used) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_info", (void **)&openmpi_real.MPI_File_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_info) &&
@@ -8728,13 +9019,16 @@ static int openmpi_traced_MPI_File_set_view(openmpi_MPI_File_set_view_fn *tracer
                                             const void *tracer_caller, MPI_File fh, MPI_Offset disp,
                                             MPI_Datatype etype, MPI_Datatype filetype,
                                             const char *datarep, MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_set_view_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_view", (void **)&openmpi_real.MPI_File_set_view);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_view) &&
@@ -8815,13 +9109,16 @@ static int openmpi_traced_MPI_File_get_view(openmpi_MPI_File_get_view_fn *tracer
                                             const void *tracer_caller, MPI_File fh,
                                             MPI_Offset *disp, MPI_Datatype *etype,
                                             MPI_Datatype *filetype, char *datarep) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_get_view_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_view", (void **)&openmpi_real.MPI_File_get_view);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, disp, etype, filetype, datarep);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_view) &&
@@ -8903,13 +9200,16 @@ static int openmpi_traced_MPI_File_read_at(openmpi_MPI_File_read_at_fn *tracer_r
                                            const void *tracer_caller, MPI_File fh,
                                            MPI_Offset offset, void *buf, int count,
                                            MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at", (void **)&openmpi_real.MPI_File_read_at);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at) &&
@@ -8990,13 +9290,16 @@ static int openmpi_traced_MPI_File_read_at_all(openmpi_MPI_File_read_at_all_fn *
                                                const void *tracer_caller, MPI_File fh,
                                                MPI_Offset offset, void *buf, int count,
                                                MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at_all", (void **)&openmpi_real.MPI_File_read_at_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all) &&
@@ -9077,13 +9380,16 @@ static int openmpi_traced_MPI_File_write_at(openmpi_MPI_File_write_at_fn *tracer
                                             const void *tracer_caller, MPI_File fh,
                                             MPI_Offset offset, const void *buf, int count,
                                             MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at", (void **)&openmpi_real.MPI_File_write_at);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at) &&
@@ -9164,13 +9470,16 @@ static int openmpi_traced_MPI_File_write_at_all(openmpi_MPI_File_write_at_all_fn
                                                 const void *tracer_caller, MPI_File fh,
                                                 MPI_Offset offset, const void *buf, int count,
                                                 MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at_all", (void **)&openmpi_real.MPI_File_write_at_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all) &&
@@ -9251,13 +9560,16 @@ static int openmpi_traced_MPI_File_iread_at(openmpi_MPI_File_iread_at_fn *tracer
                                             const void *tracer_caller, MPI_File fh,
                                             MPI_Offset offset, void *buf, int count,
                                             MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_iread_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_at", (void **)&openmpi_real.MPI_File_iread_at);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at) &&
@@ -9339,13 +9651,16 @@ static int openmpi_traced_MPI_File_iwrite_at(openmpi_MPI_File_iwrite_at_fn *trac
                                              const void *tracer_caller, MPI_File fh,
                                              MPI_Offset offset, const void *buf, int count,
                                              MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_iwrite_at_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_at", (void **)&openmpi_real.MPI_File_iwrite_at);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at) &&
@@ -9427,13 +9742,16 @@ static int openmpi_traced_MPI_File_iread_at_all(openmpi_MPI_File_iread_at_all_fn
                                                 const void *tracer_caller, MPI_File fh,
                                                 MPI_Offset offset, void *buf, int count,
                                                 MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_iread_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_at_all", (void **)&openmpi_real.MPI_File_iread_at_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_at_all) &&
@@ -9515,13 +9833,16 @@ static int openmpi_traced_MPI_File_iwrite_at_all(openmpi_MPI_File_iwrite_at_all_
                                                  const void *tracer_caller, MPI_File fh,
                                                  MPI_Offset offset, const void *buf, int count,
                                                  MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_iwrite_at_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_at_all", (void **)&openmpi_real.MPI_File_iwrite_at_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_at_all) &&
@@ -9602,13 +9923,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_read(openmpi_MPI_File_read_fn *tracer_real,
                                         const void *tracer_caller, MPI_File fh, void *buf,
                                         int count, MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read", (void **)&openmpi_real.MPI_File_read);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read) &&
@@ -9684,13 +10008,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_read_all(openmpi_MPI_File_read_all_fn *tracer_real,
                                             const void *tracer_caller, MPI_File fh, void *buf,
                                             int count, MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_all", (void **)&openmpi_real.MPI_File_read_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all) &&
@@ -9766,13 +10093,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_write(openmpi_MPI_File_write_fn *tracer_real,
                                          const void *tracer_caller, MPI_File fh, const void *buf,
                                          int count, MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write", (void **)&openmpi_real.MPI_File_write);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write) &&
@@ -9850,13 +10180,16 @@ static int openmpi_traced_MPI_File_write_all(openmpi_MPI_File_write_all_fn *trac
                                              const void *tracer_caller, MPI_File fh,
                                              const void *buf, int count, MPI_Datatype datatype,
                                              MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_all", (void **)&openmpi_real.MPI_File_write_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all) &&
@@ -9933,13 +10266,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_iread(openmpi_MPI_File_iread_fn *tracer_real,
                                          const void *tracer_caller, MPI_File fh, void *buf,
                                          int count, MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_iread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread", (void **)&openmpi_real.MPI_File_iread);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread) &&
@@ -10016,13 +10352,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_iwrite(openmpi_MPI_File_iwrite_fn *tracer_real,
                                           const void *tracer_caller, MPI_File fh, const void *buf,
                                           int count, MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_iwrite_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite", (void **)&openmpi_real.MPI_File_iwrite);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite) &&
@@ -10100,13 +10439,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_iread_all(openmpi_MPI_File_iread_all_fn *tracer_real,
                                              const void *tracer_caller, MPI_File fh, void *buf,
                                              int count, MPI_Datatype datatype, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_iread_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_all", (void **)&openmpi_real.MPI_File_iread_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_all) &&
@@ -10185,13 +10527,16 @@ static int openmpi_traced_MPI_File_iwrite_all(openmpi_MPI_File_iwrite_all_fn *tr
                                               const void *tracer_caller, MPI_File fh,
                                               const void *buf, int count, MPI_Datatype datatype,
                                               MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_iwrite_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_all", (void **)&openmpi_real.MPI_File_iwrite_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_all) &&
@@ -10269,13 +10614,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_seek(openmpi_MPI_File_seek_fn *tracer_real,
                                         const void *tracer_caller, MPI_File fh, MPI_Offset offset,
                                         int whence) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_seek_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_seek", (void **)&openmpi_real.MPI_File_seek);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek) &&
@@ -10345,13 +10693,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_get_position(openmpi_MPI_File_get_position_fn *tracer_real,
                                                 const void *tracer_caller, MPI_File fh,
                                                 MPI_Offset *offset) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_get_position_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_position", (void **)&openmpi_real.MPI_File_get_position);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position) &&
@@ -10420,13 +10771,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_get_byte_offset(openmpi_MPI_File_get_byte_offset_fn *tracer_real,
                                                    const void *tracer_caller, MPI_File fh,
                                                    MPI_Offset offset, MPI_Offset *disp) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_get_byte_offset_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_byte_offset", (void **)&openmpi_real.MPI_File_get_byte_offset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, disp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_byte_offset) &&
@@ -10498,13 +10852,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_read_shared(openmpi_MPI_File_read_shared_fn *tracer_real,
                                                const void *tracer_caller, MPI_File fh, void *buf,
                                                int count, MPI_Datatype datatype, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_shared", (void **)&openmpi_real.MPI_File_read_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_shared) &&
@@ -10582,13 +10939,16 @@ static int openmpi_traced_MPI_File_write_shared(openmpi_MPI_File_write_shared_fn
                                                 const void *tracer_caller, MPI_File fh,
                                                 const void *buf, int count, MPI_Datatype datatype,
                                                 MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_shared", (void **)&openmpi_real.MPI_File_write_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_shared) &&
@@ -10666,13 +11026,16 @@ static int openmpi_traced_MPI_File_iread_shared(openmpi_MPI_File_iread_shared_fn
                                                 const void *tracer_caller, MPI_File fh, void *buf,
                                                 int count, MPI_Datatype datatype,
                                                 MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_iread_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iread_shared", (void **)&openmpi_real.MPI_File_iread_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iread_shared) &&
@@ -10751,13 +11114,16 @@ static int openmpi_traced_MPI_File_iwrite_shared(openmpi_MPI_File_iwrite_shared_
                                                  const void *tracer_caller, MPI_File fh,
                                                  const void *buf, int count, MPI_Datatype datatype,
                                                  MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_iwrite_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_iwrite_shared", (void **)&openmpi_real.MPI_File_iwrite_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_iwrite_shared) &&
@@ -10836,13 +11202,16 @@ static int openmpi_traced_MPI_File_read_ordered(openmpi_MPI_File_read_ordered_fn
                                                 const void *tracer_caller, MPI_File fh, void *buf,
                                                 int count, MPI_Datatype datatype,
                                                 MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_ordered_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_ordered", (void **)&openmpi_real.MPI_File_read_ordered);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered) &&
@@ -10920,13 +11289,16 @@ static int openmpi_traced_MPI_File_write_ordered(openmpi_MPI_File_write_ordered_
                                                  const void *tracer_caller, MPI_File fh,
                                                  const void *buf, int count, MPI_Datatype datatype,
                                                  MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_ordered_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_ordered", (void **)&openmpi_real.MPI_File_write_ordered);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered) &&
@@ -11003,13 +11375,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_seek_shared(openmpi_MPI_File_seek_shared_fn *tracer_real,
                                                const void *tracer_caller, MPI_File fh,
                                                MPI_Offset offset, int whence) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_seek_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_seek_shared", (void **)&openmpi_real.MPI_File_seek_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, whence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_seek_shared) &&
@@ -11080,13 +11455,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_get_position_shared(openmpi_MPI_File_get_position_shared_fn *tracer_real,
                                                        const void *tracer_caller, MPI_File fh,
                                                        MPI_Offset *offset) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_get_position_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_position_shared", (void **)&openmpi_real.MPI_File_get_position_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_position_shared) &&
@@ -11157,13 +11535,16 @@ static int openmpi_traced_MPI_File_read_at_all_begin(openmpi_MPI_File_read_at_al
                                                      const void *tracer_caller, MPI_File fh,
                                                      MPI_Offset offset, void *buf, int count,
                                                      MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_at_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at_all_begin", (void **)&openmpi_real.MPI_File_read_at_all_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_begin) &&
@@ -11240,13 +11621,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_read_at_all_end(openmpi_MPI_File_read_at_all_end_fn *tracer_real,
                                                    const void *tracer_caller, MPI_File fh,
                                                    void *buf, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_at_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_at_all_end", (void **)&openmpi_real.MPI_File_read_at_all_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_at_all_end) &&
@@ -11318,13 +11702,16 @@ static int openmpi_traced_MPI_File_write_at_all_begin(openmpi_MPI_File_write_at_
                                                       const void *tracer_caller, MPI_File fh,
                                                       MPI_Offset offset, const void *buf, int count,
                                                       MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_at_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at_all_begin", (void **)&openmpi_real.MPI_File_write_at_all_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, offset, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_begin) &&
@@ -11401,13 +11788,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_write_at_all_end(openmpi_MPI_File_write_at_all_end_fn *tracer_real,
                                                     const void *tracer_caller, MPI_File fh,
                                                     const void *buf, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_at_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_at_all_end", (void **)&openmpi_real.MPI_File_write_at_all_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_at_all_end) &&
@@ -11478,13 +11868,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_read_all_begin(openmpi_MPI_File_read_all_begin_fn *tracer_real,
                                                   const void *tracer_caller, MPI_File fh, void *buf,
                                                   int count, MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_all_begin", (void **)&openmpi_real.MPI_File_read_all_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_begin) &&
@@ -11558,13 +11951,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_read_all_end(openmpi_MPI_File_read_all_end_fn *tracer_real,
                                                 const void *tracer_caller, MPI_File fh, void *buf,
                                                 MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_all_end", (void **)&openmpi_real.MPI_File_read_all_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_all_end) &&
@@ -11636,13 +12032,16 @@ static int openmpi_traced_MPI_File_write_all_begin(openmpi_MPI_File_write_all_be
                                                    const void *tracer_caller, MPI_File fh,
                                                    const void *buf, int count,
                                                    MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_all_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_all_begin", (void **)&openmpi_real.MPI_File_write_all_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_begin) &&
@@ -11716,13 +12115,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_write_all_end(openmpi_MPI_File_write_all_end_fn *tracer_real,
                                                  const void *tracer_caller, MPI_File fh,
                                                  const void *buf, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_all_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_all_end", (void **)&openmpi_real.MPI_File_write_all_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_all_end) &&
@@ -11793,13 +12195,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_read_ordered_begin(openmpi_MPI_File_read_ordered_begin_fn *tracer_real,
                                                       const void *tracer_caller, MPI_File fh,
                                                       void *buf, int count, MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_ordered_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_ordered_begin", (void **)&openmpi_real.MPI_File_read_ordered_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_begin) &&
@@ -11873,13 +12278,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_read_ordered_end(openmpi_MPI_File_read_ordered_end_fn *tracer_real,
                                                     const void *tracer_caller, MPI_File fh,
                                                     void *buf, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_read_ordered_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_read_ordered_end", (void **)&openmpi_real.MPI_File_read_ordered_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_read_ordered_end) &&
@@ -11951,13 +12359,16 @@ static int openmpi_traced_MPI_File_write_ordered_begin(openmpi_MPI_File_write_or
                                                        const void *tracer_caller, MPI_File fh,
                                                        const void *buf, int count,
                                                        MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_ordered_begin_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_ordered_begin", (void **)&openmpi_real.MPI_File_write_ordered_begin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, count, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_begin) &&
@@ -12031,13 +12442,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_write_ordered_end(openmpi_MPI_File_write_ordered_end_fn *tracer_real,
                                                      const void *tracer_caller, MPI_File fh,
                                                      const void *buf, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_write_ordered_end_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_write_ordered_end", (void **)&openmpi_real.MPI_File_write_ordered_end);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, buf, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_write_ordered_end) &&
@@ -12108,13 +12522,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_File_get_type_extent(openmpi_MPI_File_get_type_extent_fn *tracer_real,
                                                    const void *tracer_caller, MPI_File fh,
                                                    MPI_Datatype datatype, MPI_Aint *extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_get_type_extent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_type_extent", (void **)&openmpi_real.MPI_File_get_type_extent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, datatype, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_type_extent) &&
@@ -12185,13 +12602,16 @@ int MPI_File_get_type_extent(MPI_File fh, MPI_Datatype datatype, MPI_Aint *exten
 __attribute__((noinline))
 static int openmpi_traced_MPI_File_set_atomicity(openmpi_MPI_File_set_atomicity_fn *tracer_real,
                                                  const void *tracer_caller, MPI_File fh, int flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_set_atomicity_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_set_atomicity", (void **)&openmpi_real.MPI_File_set_atomicity);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_set_atomicity) &&
@@ -12258,13 +12678,16 @@ int MPI_File_set_atomicity(MPI_File fh, int flag) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_File_get_atomicity(openmpi_MPI_File_get_atomicity_fn *tracer_real,
                                                  const void *tracer_caller, MPI_File fh, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_get_atomicity_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_get_atomicity", (void **)&openmpi_real.MPI_File_get_atomicity);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_get_atomicity) &&
@@ -12332,13 +12755,16 @@ int MPI_File_get_atomicity(MPI_File fh, int *flag) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_File_sync(openmpi_MPI_File_sync_fn *tracer_real,
                                         const void *tracer_caller, MPI_File fh) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_File_sync_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_File_sync", (void **)&openmpi_real.MPI_File_sync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(fh);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_File_sync) &&
@@ -12403,13 +12829,16 @@ int MPI_File_sync(MPI_File fh) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Finalize(openmpi_MPI_Finalize_fn *tracer_real,
                                        const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Finalize_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Finalize", (void **)&openmpi_real.MPI_Finalize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalize) &&
@@ -12472,13 +12901,16 @@ int MPI_Finalize(void) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Finalized(openmpi_MPI_Finalized_fn *tracer_real,
                                         const void *tracer_caller, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Finalized_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Finalized", (void **)&openmpi_real.MPI_Finalized);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Finalized) &&
@@ -12544,13 +12976,16 @@ int MPI_Finalized(int *flag) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Free_mem(openmpi_MPI_Free_mem_fn *tracer_real,
                                        const void *tracer_caller, void *base) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Free_mem_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Free_mem", (void **)&openmpi_real.MPI_Free_mem);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Free_mem) &&
@@ -12617,13 +13052,16 @@ static int openmpi_traced_MPI_Gather(openmpi_MPI_Gather_fn *tracer_real, const v
                                      const void *sendbuf, int sendcount, MPI_Datatype sendtype,
                                      void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
                                      MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Gather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Gather", (void **)&openmpi_real.MPI_Gather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gather) &&
@@ -12713,13 +13151,16 @@ static int openmpi_traced_MPI_Igather(openmpi_MPI_Igather_fn *tracer_real,
                                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                       MPI_Datatype recvtype, int root, MPI_Comm comm,
                                       MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Igather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Igather", (void **)&openmpi_real.MPI_Igather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -12814,13 +13255,16 @@ static int openmpi_traced_MPI_Gatherv(openmpi_MPI_Gatherv_fn *tracer_real,
                                       MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
                                       const int displs[], MPI_Datatype recvtype, int root,
                                       MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Gatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Gatherv", (void **)&openmpi_real.MPI_Gatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Gatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm);
   }
@@ -12916,13 +13360,16 @@ static int openmpi_traced_MPI_Igatherv(openmpi_MPI_Igatherv_fn *tracer_real,
                                        const int recvcounts[], const int displs[],
                                        MPI_Datatype recvtype, int root, MPI_Comm comm,
                                        MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Igatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Igatherv", (void **)&openmpi_real.MPI_Igatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Igatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root,
                        comm, request);
   }
@@ -13020,13 +13467,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Get_address(openmpi_MPI_Get_address_fn *tracer_real,
                                           const void *tracer_caller, const void *location,
                                           MPI_Aint *address) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Get_address_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_address", (void **)&openmpi_real.MPI_Get_address);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(location, address);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_address) &&
@@ -13095,13 +13545,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Get_count(openmpi_MPI_Get_count_fn *tracer_real,
                                         const void *tracer_caller, const MPI_Status *status,
                                         MPI_Datatype datatype, int *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Get_count_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_count", (void **)&openmpi_real.MPI_Get_count);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_count) &&
@@ -13174,13 +13627,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Get_elements(openmpi_MPI_Get_elements_fn *tracer_real,
                                            const void *tracer_caller, const MPI_Status *status,
                                            MPI_Datatype datatype, int *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Get_elements_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_elements", (void **)&openmpi_real.MPI_Get_elements);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements) &&
@@ -13253,13 +13709,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Get_elements_x(openmpi_MPI_Get_elements_x_fn *tracer_real,
                                              const void *tracer_caller, const MPI_Status *status,
                                              MPI_Datatype datatype, MPI_Count *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Get_elements_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_elements_x", (void **)&openmpi_real.MPI_Get_elements_x);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_elements_x) &&
@@ -13333,13 +13792,16 @@ static int openmpi_traced_MPI_Get(openmpi_MPI_Get_fn *tracer_real, const void *t
                                   void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
                                   int target_rank, MPI_Aint target_disp, int target_count,
                                   MPI_Datatype target_datatype, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get", (void **)&openmpi_real.MPI_Get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -13434,13 +13896,16 @@ static int openmpi_traced_MPI_Get_accumulate(openmpi_MPI_Get_accumulate_fn *trac
                                              MPI_Datatype result_datatype, int target_rank,
                                              MPI_Aint target_disp, int target_count,
                                              MPI_Datatype target_datatype, MPI_Op op, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Get_accumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_accumulate", (void **)&openmpi_real.MPI_Get_accumulate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_accumulate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win);
@@ -13547,13 +14012,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Get_library_version(openmpi_MPI_Get_library_version_fn *tracer_real,
                                                   const void *tracer_caller, char *version,
                                                   int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Get_library_version_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_library_version", (void **)&openmpi_real.MPI_Get_library_version);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_library_version) &&
@@ -13624,13 +14092,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Get_processor_name(openmpi_MPI_Get_processor_name_fn *tracer_real,
                                                  const void *tracer_caller, char *name,
                                                  int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Get_processor_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_processor_name", (void **)&openmpi_real.MPI_Get_processor_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_processor_name) &&
@@ -13700,13 +14171,16 @@ int MPI_Get_processor_name(char *name, int *resultlen) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Get_version(openmpi_MPI_Get_version_fn *tracer_real,
                                           const void *tracer_caller, int *version, int *subversion) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Get_version_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Get_version", (void **)&openmpi_real.MPI_Get_version);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, subversion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Get_version) &&
@@ -13778,13 +14252,16 @@ static int openmpi_traced_MPI_Graph_create(openmpi_MPI_Graph_create_fn *tracer_r
                                            const void *tracer_caller, MPI_Comm comm_old, int nnodes,
                                            const int index[], const int edges[], int reorder,
                                            MPI_Comm *comm_graph) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Graph_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_create", (void **)&openmpi_real.MPI_Graph_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm_old, nnodes, index, edges, reorder, comm_graph);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_create) &&
@@ -13865,13 +14342,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Graph_get(openmpi_MPI_Graph_get_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm, int maxindex,
                                         int maxedges, int index[], int edges[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Graph_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_get", (void **)&openmpi_real.MPI_Graph_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, maxindex, maxedges, index, edges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_get) &&
@@ -13948,13 +14428,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Graph_map(openmpi_MPI_Graph_map_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm, int nnodes,
                                         const int index[], const int edges[], int *newrank) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Graph_map_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_map", (void **)&openmpi_real.MPI_Graph_map);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, index, edges, newrank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_map) &&
@@ -14031,13 +14514,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Graph_neighbors_count(openmpi_MPI_Graph_neighbors_count_fn *tracer_real,
                                                     const void *tracer_caller, MPI_Comm comm,
                                                     int rank, int *nneighbors) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Graph_neighbors_count_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_neighbors_count", (void **)&openmpi_real.MPI_Graph_neighbors_count);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, nneighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors_count) &&
@@ -14110,13 +14596,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Graph_neighbors(openmpi_MPI_Graph_neighbors_fn *tracer_real,
                                               const void *tracer_caller, MPI_Comm comm, int rank,
                                               int maxneighbors, int neighbors[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Graph_neighbors_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graph_neighbors", (void **)&openmpi_real.MPI_Graph_neighbors);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, rank, maxneighbors, neighbors);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graph_neighbors) &&
@@ -14190,13 +14679,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Graphdims_get(openmpi_MPI_Graphdims_get_fn *tracer_real,
                                             const void *tracer_caller, MPI_Comm comm, int *nnodes,
                                             int *nedges) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Graphdims_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Graphdims_get", (void **)&openmpi_real.MPI_Graphdims_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, nnodes, nedges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Graphdims_get) &&
@@ -14268,13 +14760,16 @@ int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Grequest_complete(openmpi_MPI_Grequest_complete_fn *tracer_real,
                                                 const void *tracer_caller, MPI_Request request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Grequest_complete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Grequest_complete", (void **)&openmpi_real.MPI_Grequest_complete);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_complete) &&
@@ -14343,13 +14838,16 @@ static int openmpi_traced_MPI_Grequest_start(openmpi_MPI_Grequest_start_fn *trac
                                              MPI_Grequest_free_function *free_fn,
                                              MPI_Grequest_cancel_function *cancel_fn,
                                              void *extra_state, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Grequest_start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Grequest_start", (void **)&openmpi_real.MPI_Grequest_start);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(query_fn, free_fn, cancel_fn, extra_state, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Grequest_start) &&
@@ -14429,13 +14927,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Group_compare(openmpi_MPI_Group_compare_fn *tracer_real,
                                             const void *tracer_caller, MPI_Group group1,
                                             MPI_Group group2, int *result) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_compare_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_compare", (void **)&openmpi_real.MPI_Group_compare);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, result);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_compare) &&
@@ -14508,13 +15009,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Group_difference(openmpi_MPI_Group_difference_fn *tracer_real,
                                                const void *tracer_caller, MPI_Group group1,
                                                MPI_Group group2, MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_difference_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_difference", (void **)&openmpi_real.MPI_Group_difference);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_difference) &&
@@ -14587,13 +15091,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Group_excl(openmpi_MPI_Group_excl_fn *tracer_real,
                                          const void *tracer_caller, MPI_Group group, int n,
                                          const int ranks[], MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_excl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_excl", (void **)&openmpi_real.MPI_Group_excl);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_excl) &&
@@ -14667,13 +15174,16 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group *newgrou
 __attribute__((noinline))
 static int openmpi_traced_MPI_Group_free(openmpi_MPI_Group_free_fn *tracer_real,
                                          const void *tracer_caller, MPI_Group *group) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_free", (void **)&openmpi_real.MPI_Group_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_free) &&
@@ -14740,13 +15250,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Group_incl(openmpi_MPI_Group_incl_fn *tracer_real,
                                          const void *tracer_caller, MPI_Group group, int n,
                                          const int ranks[], MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_incl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_incl", (void **)&openmpi_real.MPI_Group_incl);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranks, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_incl) &&
@@ -14821,13 +15334,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Group_intersection(openmpi_MPI_Group_intersection_fn *tracer_real,
                                                  const void *tracer_caller, MPI_Group group1,
                                                  MPI_Group group2, MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_intersection_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_intersection", (void **)&openmpi_real.MPI_Group_intersection);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_intersection) &&
@@ -14900,13 +15416,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Group_range_excl(openmpi_MPI_Group_range_excl_fn *tracer_real,
                                                const void *tracer_caller, MPI_Group group, int n,
                                                int ranges[][3], MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_range_excl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_range_excl", (void **)&openmpi_real.MPI_Group_range_excl);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_excl) &&
@@ -14981,13 +15500,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Group_range_incl(openmpi_MPI_Group_range_incl_fn *tracer_real,
                                                const void *tracer_caller, MPI_Group group, int n,
                                                int ranges[][3], MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_range_incl_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_range_incl", (void **)&openmpi_real.MPI_Group_range_incl);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, n, ranges, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_range_incl) &&
@@ -15061,13 +15583,16 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group *new
 __attribute__((noinline))
 static int openmpi_traced_MPI_Group_rank(openmpi_MPI_Group_rank_fn *tracer_real,
                                          const void *tracer_caller, MPI_Group group, int *rank) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_rank_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_rank", (void **)&openmpi_real.MPI_Group_rank);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, rank);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_rank) &&
@@ -15135,13 +15660,16 @@ int MPI_Group_rank(MPI_Group group, int *rank) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Group_size(openmpi_MPI_Group_size_fn *tracer_real,
                                          const void *tracer_caller, MPI_Group group, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_size", (void **)&openmpi_real.MPI_Group_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_size) &&
@@ -15211,13 +15739,16 @@ static int openmpi_traced_MPI_Group_translate_ranks(openmpi_MPI_Group_translate_
                                                     const void *tracer_caller, MPI_Group group1,
                                                     int n, const int ranks1[], MPI_Group group2,
                                                     int ranks2[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_translate_ranks_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_translate_ranks", (void **)&openmpi_real.MPI_Group_translate_ranks);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, n, ranks1, group2, ranks2);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_translate_ranks) &&
@@ -15294,13 +15825,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Group_union(openmpi_MPI_Group_union_fn *tracer_real,
                                           const void *tracer_caller, MPI_Group group1,
                                           MPI_Group group2, MPI_Group *newgroup) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Group_union_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Group_union", (void **)&openmpi_real.MPI_Group_union);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group1, group2, newgroup);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Group_union) &&
@@ -15373,13 +15907,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Ibsend(openmpi_MPI_Ibsend_fn *tracer_real, const void *tracer_caller,
                                      const void *buf, int count, MPI_Datatype datatype, int dest,
                                      int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ibsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ibsend", (void **)&openmpi_real.MPI_Ibsend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ibsend) &&
@@ -15464,13 +16001,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Improbe(openmpi_MPI_Improbe_fn *tracer_real,
                                       const void *tracer_caller, int source, int tag, MPI_Comm comm,
                                       int *flag, MPI_Message *message, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Improbe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Improbe", (void **)&openmpi_real.MPI_Improbe);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Improbe) &&
@@ -15552,13 +16092,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Imrecv(openmpi_MPI_Imrecv_fn *tracer_real, const void *tracer_caller,
                                      void *buf, int count, MPI_Datatype type, MPI_Message *message,
                                      MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Imrecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Imrecv", (void **)&openmpi_real.MPI_Imrecv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, type, message, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Imrecv) &&
@@ -15635,13 +16178,16 @@ int MPI_Imrecv(void *buf, int count, MPI_Datatype type, MPI_Message *message, MP
 __attribute__((noinline))
 static int openmpi_traced_MPI_Info_create(openmpi_MPI_Info_create_fn *tracer_real,
                                           const void *tracer_caller, MPI_Info *info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Info_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_create", (void **)&openmpi_real.MPI_Info_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_create) &&
@@ -15707,13 +16253,16 @@ int MPI_Info_create(MPI_Info *info) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Info_delete(openmpi_MPI_Info_delete_fn *tracer_real,
                                           const void *tracer_caller, MPI_Info info, const char *key) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Info_delete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_delete", (void **)&openmpi_real.MPI_Info_delete);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_delete) &&
@@ -15780,13 +16329,16 @@ int MPI_Info_delete(MPI_Info info, const char *key) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Info_dup(openmpi_MPI_Info_dup_fn *tracer_real,
                                        const void *tracer_caller, MPI_Info info, MPI_Info *newinfo) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Info_dup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_dup", (void **)&openmpi_real.MPI_Info_dup);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, newinfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_dup) &&
@@ -15854,13 +16406,16 @@ int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Info_free(openmpi_MPI_Info_free_fn *tracer_real,
                                         const void *tracer_caller, MPI_Info *info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Info_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_free", (void **)&openmpi_real.MPI_Info_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_free) &&
@@ -15927,13 +16482,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Info_get(openmpi_MPI_Info_get_fn *tracer_real,
                                        const void *tracer_caller, MPI_Info info, const char *key,
                                        int valuelen, char *value, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Info_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get", (void **)&openmpi_real.MPI_Info_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, value, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get) &&
@@ -16010,13 +16568,16 @@ int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int 
 __attribute__((noinline))
 static int openmpi_traced_MPI_Info_get_nkeys(openmpi_MPI_Info_get_nkeys_fn *tracer_real,
                                              const void *tracer_caller, MPI_Info info, int *nkeys) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Info_get_nkeys_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get_nkeys", (void **)&openmpi_real.MPI_Info_get_nkeys);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, nkeys);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nkeys) &&
@@ -16085,13 +16646,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Info_get_nthkey(openmpi_MPI_Info_get_nthkey_fn *tracer_real,
                                               const void *tracer_caller, MPI_Info info, int n,
                                               char *key) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Info_get_nthkey_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get_nthkey", (void **)&openmpi_real.MPI_Info_get_nthkey);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, n, key);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_nthkey) &&
@@ -16162,13 +16726,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Info_get_valuelen(openmpi_MPI_Info_get_valuelen_fn *tracer_real,
                                                 const void *tracer_caller, MPI_Info info,
                                                 const char *key, int *valuelen, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Info_get_valuelen_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_get_valuelen", (void **)&openmpi_real.MPI_Info_get_valuelen);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, valuelen, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_get_valuelen) &&
@@ -16244,13 +16811,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Info_set(openmpi_MPI_Info_set_fn *tracer_real,
                                        const void *tracer_caller, MPI_Info info, const char *key,
                                        const char *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Info_set_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Info_set", (void **)&openmpi_real.MPI_Info_set);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, key, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Info_set) &&
@@ -16319,13 +16889,16 @@ int MPI_Info_set(MPI_Info info, const char *key, const char *value) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Init(openmpi_MPI_Init_fn *tracer_real, const void *tracer_caller,
                                    int *argc, char ***argv) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Init", (void **)&openmpi_real.MPI_Init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init) &&
@@ -16394,13 +16967,16 @@ int MPI_Init(int *argc, char ***argv) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Initialized(openmpi_MPI_Initialized_fn *tracer_real,
                                           const void *tracer_caller, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Initialized_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Initialized", (void **)&openmpi_real.MPI_Initialized);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Initialized) &&
@@ -16467,13 +17043,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Init_thread(openmpi_MPI_Init_thread_fn *tracer_real,
                                           const void *tracer_caller, int *argc, char ***argv,
                                           int required, int *provided) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Init_thread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Init_thread", (void **)&openmpi_real.MPI_Init_thread);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(argc, argv, required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Init_thread) &&
@@ -16551,13 +17130,16 @@ static int openmpi_traced_MPI_Intercomm_create(openmpi_MPI_Intercomm_create_fn *
                                                const void *tracer_caller, MPI_Comm local_comm,
                                                int local_leader, MPI_Comm bridge_comm,
                                                int remote_leader, int tag, MPI_Comm *newintercomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Intercomm_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Intercomm_create", (void **)&openmpi_real.MPI_Intercomm_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(local_comm, local_leader, bridge_comm, remote_leader, tag, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_create) &&
@@ -16640,13 +17222,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Intercomm_merge(openmpi_MPI_Intercomm_merge_fn *tracer_real,
                                               const void *tracer_caller, MPI_Comm intercomm,
                                               int high, MPI_Comm *newintercomm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Intercomm_merge_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Intercomm_merge", (void **)&openmpi_real.MPI_Intercomm_merge);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(intercomm, high, newintercomm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Intercomm_merge) &&
@@ -16719,13 +17304,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Iprobe(openmpi_MPI_Iprobe_fn *tracer_real, const void *tracer_caller,
                                      int source, int tag, MPI_Comm comm, int *flag,
                                      MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Iprobe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iprobe", (void **)&openmpi_real.MPI_Iprobe);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iprobe) &&
@@ -16802,13 +17390,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Irecv(openmpi_MPI_Irecv_fn *tracer_real, const void *tracer_caller,
                                     void *buf, int count, MPI_Datatype datatype, int source,
                                     int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Irecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Irecv", (void **)&openmpi_real.MPI_Irecv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irecv) &&
@@ -16893,13 +17484,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Irsend(openmpi_MPI_Irsend_fn *tracer_real, const void *tracer_caller,
                                      const void *buf, int count, MPI_Datatype datatype, int dest,
                                      int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Irsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Irsend", (void **)&openmpi_real.MPI_Irsend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Irsend) &&
@@ -16984,13 +17578,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Isend(openmpi_MPI_Isend_fn *tracer_real, const void *tracer_caller,
                                     const void *buf, int count, MPI_Datatype datatype, int dest,
                                     int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Isend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Isend", (void **)&openmpi_real.MPI_Isend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Isend) &&
@@ -17075,13 +17672,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Issend(openmpi_MPI_Issend_fn *tracer_real, const void *tracer_caller,
                                      const void *buf, int count, MPI_Datatype datatype, int dest,
                                      int tag, MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Issend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Issend", (void **)&openmpi_real.MPI_Issend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Issend) &&
@@ -17165,13 +17765,16 @@ int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int 
 __attribute__((noinline))
 static int openmpi_traced_MPI_Is_thread_main(openmpi_MPI_Is_thread_main_fn *tracer_real,
                                              const void *tracer_caller, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Is_thread_main_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Is_thread_main", (void **)&openmpi_real.MPI_Is_thread_main);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Is_thread_main) &&
@@ -17238,13 +17841,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Lookup_name(openmpi_MPI_Lookup_name_fn *tracer_real,
                                           const void *tracer_caller, const char *service_name,
                                           MPI_Info info, char *port_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Lookup_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Lookup_name", (void **)&openmpi_real.MPI_Lookup_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Lookup_name) &&
@@ -17317,13 +17923,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Mprobe(openmpi_MPI_Mprobe_fn *tracer_real, const void *tracer_caller,
                                      int source, int tag, MPI_Comm comm, MPI_Message *message,
                                      MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Mprobe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Mprobe", (void **)&openmpi_real.MPI_Mprobe);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mprobe) &&
@@ -17400,13 +18009,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Mrecv(openmpi_MPI_Mrecv_fn *tracer_real, const void *tracer_caller,
                                     void *buf, int count, MPI_Datatype type, MPI_Message *message,
                                     MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Mrecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Mrecv", (void **)&openmpi_real.MPI_Mrecv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, type, message, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Mrecv) &&
@@ -17485,13 +18097,16 @@ static int openmpi_traced_MPI_Neighbor_allgather(openmpi_MPI_Neighbor_allgather_
                                                  int sendcount, MPI_Datatype sendtype,
                                                  void *recvbuf, int recvcount,
                                                  MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Neighbor_allgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_allgather", (void **)&openmpi_real.MPI_Neighbor_allgather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgather) &&
@@ -17578,13 +18193,16 @@ static int openmpi_traced_MPI_Ineighbor_allgather(openmpi_MPI_Ineighbor_allgathe
                                                   void *recvbuf, int recvcount,
                                                   MPI_Datatype recvtype, MPI_Comm comm,
                                                   MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ineighbor_allgather_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_allgather", (void **)&openmpi_real.MPI_Ineighbor_allgather);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgather) &&
@@ -17676,13 +18294,16 @@ static int openmpi_traced_MPI_Neighbor_allgatherv(openmpi_MPI_Neighbor_allgather
                                                   void *recvbuf, const int recvcounts[],
                                                   const int displs[], MPI_Datatype recvtype,
                                                   MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Neighbor_allgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_allgatherv", (void **)&openmpi_real.MPI_Neighbor_allgatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_allgatherv) &&
@@ -17773,13 +18394,16 @@ static int openmpi_traced_MPI_Ineighbor_allgatherv(openmpi_MPI_Ineighbor_allgath
                                                    void *recvbuf, const int recvcounts[],
                                                    const int displs[], MPI_Datatype recvtype,
                                                    MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ineighbor_allgatherv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_allgatherv", (void **)&openmpi_real.MPI_Ineighbor_allgatherv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_allgatherv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm,
                        request);
   }
@@ -17874,13 +18498,16 @@ static int openmpi_traced_MPI_Neighbor_alltoall(openmpi_MPI_Neighbor_alltoall_fn
                                                 const void *tracer_caller, const void *sendbuf,
                                                 int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Neighbor_alltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_alltoall", (void **)&openmpi_real.MPI_Neighbor_alltoall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoall) &&
@@ -17967,13 +18594,16 @@ static int openmpi_traced_MPI_Ineighbor_alltoall(openmpi_MPI_Ineighbor_alltoall_
                                                  void *recvbuf, int recvcount,
                                                  MPI_Datatype recvtype, MPI_Comm comm,
                                                  MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ineighbor_alltoall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_alltoall", (void **)&openmpi_real.MPI_Ineighbor_alltoall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoall) &&
@@ -18065,13 +18695,16 @@ static int openmpi_traced_MPI_Neighbor_alltoallv(openmpi_MPI_Neighbor_alltoallv_
                                                  MPI_Datatype sendtype, void *recvbuf,
                                                  const int recvcounts[], const int rdispls[],
                                                  MPI_Datatype recvtype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Neighbor_alltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_alltoallv", (void **)&openmpi_real.MPI_Neighbor_alltoallv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm);
   }
@@ -18168,13 +18801,16 @@ static int openmpi_traced_MPI_Ineighbor_alltoallv(openmpi_MPI_Ineighbor_alltoall
                                                   const int recvcounts[], const int rdispls[],
                                                   MPI_Datatype recvtype, MPI_Comm comm,
                                                   MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ineighbor_alltoallv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_alltoallv", (void **)&openmpi_real.MPI_Ineighbor_alltoallv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
                        recvtype, comm, request);
   }
@@ -18274,13 +18910,16 @@ static int openmpi_traced_MPI_Neighbor_alltoallw(openmpi_MPI_Neighbor_alltoallw_
                                                  const MPI_Datatype sendtypes[], void *recvbuf,
                                                  const int recvcounts[], const MPI_Aint rdispls[],
                                                  const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Neighbor_alltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Neighbor_alltoallw", (void **)&openmpi_real.MPI_Neighbor_alltoallw);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Neighbor_alltoallw__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm);
   }
@@ -18377,13 +19016,16 @@ static int openmpi_traced_MPI_Ineighbor_alltoallw(openmpi_MPI_Ineighbor_alltoall
                                                   const int recvcounts[], const MPI_Aint rdispls[],
                                                   const MPI_Datatype recvtypes[], MPI_Comm comm,
                                                   MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ineighbor_alltoallw_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ineighbor_alltoallw", (void **)&openmpi_real.MPI_Ineighbor_alltoallw);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ineighbor_alltoallw__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
                        recvtypes, comm, request);
   }
@@ -18479,13 +19121,16 @@ int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const M
 __attribute__((noinline))
 static int openmpi_traced_MPI_Op_commutative(openmpi_MPI_Op_commutative_fn *tracer_real,
                                              const void *tracer_caller, MPI_Op op, int *commute) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Op_commutative_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Op_commutative", (void **)&openmpi_real.MPI_Op_commutative);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(op, commute);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_commutative) &&
@@ -18554,13 +19199,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Op_create(openmpi_MPI_Op_create_fn *tracer_real,
                                         const void *tracer_caller, MPI_User_function *function,
                                         int commute, MPI_Op *op) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Op_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Op_create", (void **)&openmpi_real.MPI_Op_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, commute, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_create) &&
@@ -18631,13 +19279,16 @@ int MPI_Op_create(MPI_User_function *function, int commute, MPI_Op *op) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Open_port(openmpi_MPI_Open_port_fn *tracer_real,
                                         const void *tracer_caller, MPI_Info info, char *port_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Open_port_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Open_port", (void **)&openmpi_real.MPI_Open_port);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Open_port) &&
@@ -18705,13 +19356,16 @@ int MPI_Open_port(MPI_Info info, char *port_name) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Op_free(openmpi_MPI_Op_free_fn *tracer_real,
                                       const void *tracer_caller, MPI_Op *op) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Op_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Op_free", (void **)&openmpi_real.MPI_Op_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Op_free) &&
@@ -18779,13 +19433,16 @@ static int openmpi_traced_MPI_Pack_external(openmpi_MPI_Pack_external_fn *tracer
                                             const void *tracer_caller, const char datarep[],
                                             const void *inbuf, int incount, MPI_Datatype datatype,
                                             void *outbuf, MPI_Aint outsize, MPI_Aint *position) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Pack_external_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack_external", (void **)&openmpi_real.MPI_Pack_external);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, incount, datatype, outbuf, outsize, position);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external) &&
@@ -18869,13 +19526,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Pack_external_size(openmpi_MPI_Pack_external_size_fn *tracer_real,
                                                  const void *tracer_caller, const char datarep[],
                                                  int incount, MPI_Datatype datatype, MPI_Aint *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Pack_external_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack_external_size", (void **)&openmpi_real.MPI_Pack_external_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, incount, datatype, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_external_size) &&
@@ -18950,13 +19610,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Pack(openmpi_MPI_Pack_fn *tracer_real, const void *tracer_caller,
                                    const void *inbuf, int incount, MPI_Datatype datatype,
                                    void *outbuf, int outsize, int *position, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Pack_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack", (void **)&openmpi_real.MPI_Pack);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, incount, datatype, outbuf, outsize, position, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack) &&
@@ -19040,13 +19703,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Pack_size(openmpi_MPI_Pack_size_fn *tracer_real,
                                         const void *tracer_caller, int incount,
                                         MPI_Datatype datatype, MPI_Comm comm, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Pack_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Pack_size", (void **)&openmpi_real.MPI_Pack_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, datatype, comm, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Pack_size) &&
@@ -19120,13 +19786,16 @@ int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size) 
 __attribute__((noinline))
 static int openmpi_traced_MPI_Probe(openmpi_MPI_Probe_fn *tracer_real, const void *tracer_caller,
                                     int source, int tag, MPI_Comm comm, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Probe_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Probe", (void **)&openmpi_real.MPI_Probe);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Probe) &&
@@ -19200,13 +19869,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Publish_name(openmpi_MPI_Publish_name_fn *tracer_real,
                                            const void *tracer_caller, const char *service_name,
                                            MPI_Info info, const char *port_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Publish_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Publish_name", (void **)&openmpi_real.MPI_Publish_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Publish_name) &&
@@ -19280,13 +19952,16 @@ static int openmpi_traced_MPI_Put(openmpi_MPI_Put_fn *tracer_real, const void *t
                                   MPI_Datatype origin_datatype, int target_rank,
                                   MPI_Aint target_disp, int target_count,
                                   MPI_Datatype target_datatype, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Put_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Put", (void **)&openmpi_real.MPI_Put);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Put__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win);
   }
@@ -19377,13 +20052,16 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
 __attribute__((noinline))
 static int openmpi_traced_MPI_Query_thread(openmpi_MPI_Query_thread_fn *tracer_real,
                                            const void *tracer_caller, int *provided) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Query_thread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Query_thread", (void **)&openmpi_real.MPI_Query_thread);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Query_thread) &&
@@ -19453,13 +20131,16 @@ static int openmpi_traced_MPI_Raccumulate(openmpi_MPI_Raccumulate_fn *tracer_rea
                                           int target_rank, MPI_Aint target_disp, int target_count,
                                           MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                                           MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Raccumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Raccumulate", (void **)&openmpi_real.MPI_Raccumulate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Raccumulate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, op, win, request);
   }
@@ -19558,13 +20239,16 @@ static int openmpi_traced_MPI_Recv_init(openmpi_MPI_Recv_init_fn *tracer_real,
                                         const void *tracer_caller, void *buf, int count,
                                         MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Recv_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Recv_init", (void **)&openmpi_real.MPI_Recv_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv_init) &&
@@ -19649,13 +20333,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Recv(openmpi_MPI_Recv_fn *tracer_real, const void *tracer_caller,
                                    void *buf, int count, MPI_Datatype datatype, int source, int tag,
                                    MPI_Comm comm, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Recv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Recv", (void **)&openmpi_real.MPI_Recv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, source, tag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Recv) &&
@@ -19739,13 +20426,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Reduce(openmpi_MPI_Reduce_fn *tracer_real, const void *tracer_caller,
                                      const void *sendbuf, void *recvbuf, int count,
                                      MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Reduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce", (void **)&openmpi_real.MPI_Reduce);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce) &&
@@ -19830,13 +20520,16 @@ static int openmpi_traced_MPI_Ireduce(openmpi_MPI_Ireduce_fn *tracer_real,
                                       const void *tracer_caller, const void *sendbuf, void *recvbuf,
                                       int count, MPI_Datatype datatype, MPI_Op op, int root,
                                       MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ireduce_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ireduce", (void **)&openmpi_real.MPI_Ireduce);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, root, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce) &&
@@ -19924,13 +20617,16 @@ static int openmpi_traced_MPI_Reduce_local(openmpi_MPI_Reduce_local_fn *tracer_r
                                            const void *tracer_caller, const void *inbuf,
                                            void *inoutbuf, int count, MPI_Datatype datatype,
                                            MPI_Op op) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Reduce_local_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce_local", (void **)&openmpi_real.MPI_Reduce_local);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, inoutbuf, count, datatype, op);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_local) &&
@@ -20007,13 +20703,16 @@ static int openmpi_traced_MPI_Reduce_scatter(openmpi_MPI_Reduce_scatter_fn *trac
                                              const void *tracer_caller, const void *sendbuf,
                                              void *recvbuf, const int recvcounts[],
                                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Reduce_scatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce_scatter", (void **)&openmpi_real.MPI_Reduce_scatter);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter) &&
@@ -20095,13 +20794,16 @@ static int openmpi_traced_MPI_Ireduce_scatter(openmpi_MPI_Ireduce_scatter_fn *tr
                                               void *recvbuf, const int recvcounts[],
                                               MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                               MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ireduce_scatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ireduce_scatter", (void **)&openmpi_real.MPI_Ireduce_scatter);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcounts, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter) &&
@@ -20185,13 +20887,16 @@ static int openmpi_traced_MPI_Reduce_scatter_block(openmpi_MPI_Reduce_scatter_bl
                                                    const void *tracer_caller, const void *sendbuf,
                                                    void *recvbuf, int recvcount,
                                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Reduce_scatter_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Reduce_scatter_block", (void **)&openmpi_real.MPI_Reduce_scatter_block);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Reduce_scatter_block) &&
@@ -20274,13 +20979,16 @@ static int openmpi_traced_MPI_Ireduce_scatter_block(openmpi_MPI_Ireduce_scatter_
                                                     void *recvbuf, int recvcount,
                                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                                     MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ireduce_scatter_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ireduce_scatter_block", (void **)&openmpi_real.MPI_Ireduce_scatter_block);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, recvcount, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ireduce_scatter_block) &&
@@ -20367,13 +21075,16 @@ static int openmpi_traced_MPI_Register_datarep(openmpi_MPI_Register_datarep_fn *
                                                MPI_Datarep_conversion_function *write_conversion_fn,
                                                MPI_Datarep_extent_function *dtype_file_extent_fn,
                                                void *extra_state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Register_datarep_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Register_datarep", (void **)&openmpi_real.MPI_Register_datarep);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Register_datarep__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, read_conversion_fn, write_conversion_fn, dtype_file_extent_fn,
                        extra_state);
   }
@@ -20456,13 +21167,16 @@ int MPI_Register_datarep(const char *datarep, MPI_Datarep_conversion_function *r
 __attribute__((noinline))
 static int openmpi_traced_MPI_Request_free(openmpi_MPI_Request_free_fn *tracer_real,
                                            const void *tracer_caller, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Request_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Request_free", (void **)&openmpi_real.MPI_Request_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_free) &&
@@ -20529,13 +21243,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Request_get_status(openmpi_MPI_Request_get_status_fn *tracer_real,
                                                  const void *tracer_caller, MPI_Request request,
                                                  int *flag, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Request_get_status_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Request_get_status", (void **)&openmpi_real.MPI_Request_get_status);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Request_get_status) &&
@@ -20609,13 +21326,16 @@ static int openmpi_traced_MPI_Rget(openmpi_MPI_Rget_fn *tracer_real, const void 
                                    MPI_Datatype origin_datatype, int target_rank,
                                    MPI_Aint target_disp, int target_count,
                                    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Rget_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rget", (void **)&openmpi_real.MPI_Rget);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, win, request);
   }
@@ -20716,13 +21436,16 @@ static int openmpi_traced_MPI_Rget_accumulate(openmpi_MPI_Rget_accumulate_fn *tr
                                               MPI_Aint target_disp, int target_count,
                                               MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                                               MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Rget_accumulate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rget_accumulate", (void **)&openmpi_real.MPI_Rget_accumulate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rget_accumulate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, result_addr, result_count,
                        result_datatype, target_rank, target_disp, target_count, target_datatype, op,
                        win, request);
@@ -20832,13 +21555,16 @@ static int openmpi_traced_MPI_Rput(openmpi_MPI_Rput_fn *tracer_real, const void 
                                    MPI_Datatype origin_datatype, int target_rank,
                                    MPI_Aint target_disp, int target_cout,
                                    MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Rput_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rput", (void **)&openmpi_real.MPI_Rput);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rput__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_cout, target_datatype, win, request);
   }
@@ -20934,13 +21660,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Rsend(openmpi_MPI_Rsend_fn *tracer_real, const void *tracer_caller,
                                     const void *ibuf, int count, MPI_Datatype datatype, int dest,
                                     int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Rsend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rsend", (void **)&openmpi_real.MPI_Rsend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ibuf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend) &&
@@ -21021,13 +21750,16 @@ static int openmpi_traced_MPI_Rsend_init(openmpi_MPI_Rsend_init_fn *tracer_real,
                                          const void *tracer_caller, const void *buf, int count,
                                          MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                                          MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Rsend_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Rsend_init", (void **)&openmpi_real.MPI_Rsend_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Rsend_init) &&
@@ -21112,13 +21844,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Scan(openmpi_MPI_Scan_fn *tracer_real, const void *tracer_caller,
                                    const void *sendbuf, void *recvbuf, int count,
                                    MPI_Datatype datatype, MPI_Op op, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Scan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Scan", (void **)&openmpi_real.MPI_Scan);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scan) &&
@@ -21200,13 +21935,16 @@ static int openmpi_traced_MPI_Iscan(openmpi_MPI_Iscan_fn *tracer_real, const voi
                                     const void *sendbuf, void *recvbuf, int count,
                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm,
                                     MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Iscan_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iscan", (void **)&openmpi_real.MPI_Iscan);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, recvbuf, count, datatype, op, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscan) &&
@@ -21291,13 +22029,16 @@ static int openmpi_traced_MPI_Scatter(openmpi_MPI_Scatter_fn *tracer_real,
                                       const void *tracer_caller, const void *sendbuf, int sendcount,
                                       MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                       MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Scatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Scatter", (void **)&openmpi_real.MPI_Scatter);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatter) &&
@@ -21387,13 +22128,16 @@ static int openmpi_traced_MPI_Iscatter(openmpi_MPI_Iscatter_fn *tracer_real,
                                        int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                        int recvcount, MPI_Datatype recvtype, int root,
                                        MPI_Comm comm, MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Iscatter_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iscatter", (void **)&openmpi_real.MPI_Iscatter);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatter__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm,
                        request);
   }
@@ -21489,13 +22233,16 @@ static int openmpi_traced_MPI_Scatterv(openmpi_MPI_Scatterv_fn *tracer_real,
                                        const int sendcounts[], const int displs[],
                                        MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                        MPI_Datatype recvtype, int root, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Scatterv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Scatterv", (void **)&openmpi_real.MPI_Scatterv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Scatterv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm);
   }
@@ -21591,13 +22338,16 @@ static int openmpi_traced_MPI_Iscatterv(openmpi_MPI_Iscatterv_fn *tracer_real,
                                         MPI_Datatype sendtype, void *recvbuf, int recvcount,
                                         MPI_Datatype recvtype, int root, MPI_Comm comm,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Iscatterv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Iscatterv", (void **)&openmpi_real.MPI_Iscatterv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Iscatterv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root,
                        comm, request);
   }
@@ -21696,13 +22446,16 @@ static int openmpi_traced_MPI_Send_init(openmpi_MPI_Send_init_fn *tracer_real,
                                         const void *tracer_caller, const void *buf, int count,
                                         MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                                         MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Send_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Send_init", (void **)&openmpi_real.MPI_Send_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send_init) &&
@@ -21787,13 +22540,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Send(openmpi_MPI_Send_fn *tracer_real, const void *tracer_caller,
                                    const void *buf, int count, MPI_Datatype datatype, int dest,
                                    int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Send_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Send", (void **)&openmpi_real.MPI_Send);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Send) &&
@@ -21875,13 +22631,16 @@ static int openmpi_traced_MPI_Sendrecv(openmpi_MPI_Sendrecv_fn *tracer_real,
                                        int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
                                        void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                        int source, int recvtag, MPI_Comm comm, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Sendrecv_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Sendrecv", (void **)&openmpi_real.MPI_Sendrecv);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype,
                        source, recvtag, comm, status);
   }
@@ -21985,13 +22744,16 @@ static int openmpi_traced_MPI_Sendrecv_replace(openmpi_MPI_Sendrecv_replace_fn *
                                                MPI_Datatype datatype, int dest, int sendtag,
                                                int source, int recvtag, MPI_Comm comm,
                                                MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Sendrecv_replace_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Sendrecv_replace", (void **)&openmpi_real.MPI_Sendrecv_replace);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, sendtag, source, recvtag, comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Sendrecv_replace) &&
@@ -22082,13 +22844,16 @@ static int openmpi_traced_MPI_Ssend_init(openmpi_MPI_Ssend_init_fn *tracer_real,
                                          const void *tracer_caller, const void *buf, int count,
                                          MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                                          MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ssend_init_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ssend_init", (void **)&openmpi_real.MPI_Ssend_init);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm, request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend_init) &&
@@ -22173,13 +22938,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Ssend(openmpi_MPI_Ssend_fn *tracer_real, const void *tracer_caller,
                                     const void *buf, int count, MPI_Datatype datatype, int dest,
                                     int tag, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Ssend_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Ssend", (void **)&openmpi_real.MPI_Ssend);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(buf, count, datatype, dest, tag, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Ssend) &&
@@ -22258,13 +23026,16 @@ int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int t
 __attribute__((noinline))
 static int openmpi_traced_MPI_Start(openmpi_MPI_Start_fn *tracer_real, const void *tracer_caller,
                                     MPI_Request *request) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Start", (void **)&openmpi_real.MPI_Start);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Start) &&
@@ -22331,13 +23102,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Startall(openmpi_MPI_Startall_fn *tracer_real,
                                        const void *tracer_caller, int count,
                                        MPI_Request array_of_requests[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Startall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Startall", (void **)&openmpi_real.MPI_Startall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Startall) &&
@@ -22406,13 +23180,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Status_set_cancelled(openmpi_MPI_Status_set_cancelled_fn *tracer_real,
                                                    const void *tracer_caller, MPI_Status *status,
                                                    int flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Status_set_cancelled_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Status_set_cancelled", (void **)&openmpi_real.MPI_Status_set_cancelled);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_cancelled) &&
@@ -22481,13 +23258,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Status_set_elements(openmpi_MPI_Status_set_elements_fn *tracer_real,
                                                   const void *tracer_caller, MPI_Status *status,
                                                   MPI_Datatype datatype, int count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Status_set_elements_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Status_set_elements", (void **)&openmpi_real.MPI_Status_set_elements);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements) &&
@@ -22559,13 +23339,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Status_set_elements_x(openmpi_MPI_Status_set_elements_x_fn *tracer_real,
                                                     const void *tracer_caller, MPI_Status *status,
                                                     MPI_Datatype datatype, MPI_Count count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Status_set_elements_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Status_set_elements_x", (void **)&openmpi_real.MPI_Status_set_elements_x);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, datatype, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Status_set_elements_x) &&
@@ -22638,13 +23421,16 @@ static int openmpi_traced_MPI_Testall(openmpi_MPI_Testall_fn *tracer_real,
                                       const void *tracer_caller, int count,
                                       MPI_Request array_of_requests[], int *flag,
                                       MPI_Status array_of_statuses[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Testall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Testall", (void **)&openmpi_real.MPI_Testall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, flag, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testall) &&
@@ -22722,13 +23508,16 @@ static int openmpi_traced_MPI_Testany(openmpi_MPI_Testany_fn *tracer_real,
                                       const void *tracer_caller, int count,
                                       MPI_Request array_of_requests[], int *index, int *flag,
                                       MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Testany_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Testany", (void **)&openmpi_real.MPI_Testany);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, index, flag, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testany) &&
@@ -22807,13 +23596,16 @@ int MPI_Testany(int count, MPI_Request array_of_requests[], int *index, int *fla
 __attribute__((noinline))
 static int openmpi_traced_MPI_Test(openmpi_MPI_Test_fn *tracer_real, const void *tracer_caller,
                                    MPI_Request *request, int *flag, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Test_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Test", (void **)&openmpi_real.MPI_Test);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, flag, status);
   }
   openmpi_depth++;
@@ -22871,13 +23663,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Test_cancelled(openmpi_MPI_Test_cancelled_fn *tracer_real,
                                              const void *tracer_caller, const MPI_Status *status,
                                              int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Test_cancelled_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Test_cancelled", (void **)&openmpi_real.MPI_Test_cancelled);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(status, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Test_cancelled) &&
@@ -22947,13 +23742,16 @@ static int openmpi_traced_MPI_Testsome(openmpi_MPI_Testsome_fn *tracer_real,
                                        const void *tracer_caller, int incount,
                                        MPI_Request array_of_requests[], int *outcount,
                                        int array_of_indices[], MPI_Status array_of_statuses[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Testsome_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Testsome", (void **)&openmpi_real.MPI_Testsome);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Testsome) &&
@@ -23034,13 +23832,16 @@ int MPI_Testsome(int incount, MPI_Request array_of_requests[], int *outcount,
 __attribute__((noinline))
 static int openmpi_traced_MPI_Topo_test(openmpi_MPI_Topo_test_fn *tracer_real,
                                         const void *tracer_caller, MPI_Comm comm, int *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Topo_test_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Topo_test", (void **)&openmpi_real.MPI_Topo_test);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Topo_test) &&
@@ -23108,13 +23909,16 @@ int MPI_Topo_test(MPI_Comm comm, int *status) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Type_commit(openmpi_MPI_Type_commit_fn *tracer_real,
                                           const void *tracer_caller, MPI_Datatype *type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_commit_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_commit", (void **)&openmpi_real.MPI_Type_commit);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_commit) &&
@@ -23181,13 +23985,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_contiguous(openmpi_MPI_Type_contiguous_fn *tracer_real,
                                               const void *tracer_caller, int count,
                                               MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_contiguous_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_contiguous", (void **)&openmpi_real.MPI_Type_contiguous);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_contiguous) &&
@@ -23263,13 +24070,16 @@ static int openmpi_traced_MPI_Type_create_darray(openmpi_MPI_Type_create_darray_
                                                  const int distrib_array[], const int darg_array[],
                                                  const int psize_array[], int order,
                                                  MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_darray_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_darray", (void **)&openmpi_real.MPI_Type_create_darray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_darray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, rank, ndims, gsize_array, distrib_array, darg_array, psize_array,
                        order, oldtype, newtype);
   }
@@ -23366,13 +24176,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_create_f90_complex(openmpi_MPI_Type_create_f90_complex_fn *tracer_real,
                                                       const void *tracer_caller, int p, int r,
                                                       MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_f90_complex_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_f90_complex", (void **)&openmpi_real.MPI_Type_create_f90_complex);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_complex) &&
@@ -23444,13 +24257,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_create_f90_integer(openmpi_MPI_Type_create_f90_integer_fn *tracer_real,
                                                       const void *tracer_caller, int r,
                                                       MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_f90_integer_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_f90_integer", (void **)&openmpi_real.MPI_Type_create_f90_integer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_integer) &&
@@ -23520,13 +24336,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_create_f90_real(openmpi_MPI_Type_create_f90_real_fn *tracer_real,
                                                    const void *tracer_caller, int p, int r,
                                                    MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_f90_real_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_f90_real", (void **)&openmpi_real.MPI_Type_create_f90_real);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(p, r, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_f90_real) &&
@@ -23601,13 +24420,16 @@ static int openmpi_traced_MPI_Type_create_hindexed_block(openmpi_MPI_Type_create
                                                          const MPI_Aint array_of_displacements[],
                                                          MPI_Datatype oldtype,
                                                          MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_hindexed_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_hindexed_block", (void **)&openmpi_real.MPI_Type_create_hindexed_block);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed_block) &&
@@ -23690,13 +24512,16 @@ static int openmpi_traced_MPI_Type_create_hindexed(openmpi_MPI_Type_create_hinde
                                                    const int array_of_blocklengths[],
                                                    const MPI_Aint array_of_displacements[],
                                                    MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_hindexed_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_hindexed", (void **)&openmpi_real.MPI_Type_create_hindexed);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hindexed) &&
@@ -23779,13 +24604,16 @@ static int openmpi_traced_MPI_Type_create_hvector(openmpi_MPI_Type_create_hvecto
                                                   const void *tracer_caller, int count,
                                                   int blocklength, MPI_Aint stride,
                                                   MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_hvector_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_hvector", (void **)&openmpi_real.MPI_Type_create_hvector);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_hvector) &&
@@ -23866,13 +24694,16 @@ static int openmpi_traced_MPI_Type_create_keyval(openmpi_MPI_Type_create_keyval_
                                                  MPI_Type_copy_attr_function *type_copy_attr_fn,
                                                  MPI_Type_delete_attr_function *type_delete_attr_fn,
                                                  int *type_keyval, void *extra_state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_keyval", (void **)&openmpi_real.MPI_Type_create_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type_copy_attr_fn, type_delete_attr_fn, type_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_keyval) &&
@@ -23953,13 +24784,16 @@ static int openmpi_traced_MPI_Type_create_indexed_block(openmpi_MPI_Type_create_
                                                         int blocklength,
                                                         const int array_of_displacements[],
                                                         MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_indexed_block_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_indexed_block", (void **)&openmpi_real.MPI_Type_create_indexed_block);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_indexed_block) &&
@@ -24042,13 +24876,16 @@ static int openmpi_traced_MPI_Type_create_struct(openmpi_MPI_Type_create_struct_
                                                  const MPI_Aint array_of_displacements[],
                                                  const MPI_Datatype array_of_types[],
                                                  MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_struct_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_struct", (void **)&openmpi_real.MPI_Type_create_struct);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_struct__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_block_lengths, array_of_displacements, array_of_types,
                        newtype);
   }
@@ -24135,13 +24972,16 @@ static int openmpi_traced_MPI_Type_create_subarray(openmpi_MPI_Type_create_subar
                                                    const int subsize_array[],
                                                    const int start_array[], int order,
                                                    MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_subarray_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_subarray", (void **)&openmpi_real.MPI_Type_create_subarray);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(ndims, size_array, subsize_array, start_array, order, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_subarray) &&
@@ -24229,13 +25069,16 @@ static int openmpi_traced_MPI_Type_create_resized(openmpi_MPI_Type_create_resize
                                                   const void *tracer_caller, MPI_Datatype oldtype,
                                                   MPI_Aint lb, MPI_Aint extent,
                                                   MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_create_resized_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_create_resized", (void **)&openmpi_real.MPI_Type_create_resized);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(oldtype, lb, extent, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_create_resized) &&
@@ -24311,13 +25154,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_delete_attr(openmpi_MPI_Type_delete_attr_fn *tracer_real,
                                                const void *tracer_caller, MPI_Datatype type,
                                                int type_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_delete_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_delete_attr", (void **)&openmpi_real.MPI_Type_delete_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_delete_attr) &&
@@ -24386,13 +25232,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_dup(openmpi_MPI_Type_dup_fn *tracer_real,
                                        const void *tracer_caller, MPI_Datatype type,
                                        MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_dup_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_dup", (void **)&openmpi_real.MPI_Type_dup);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_dup) &&
@@ -24460,13 +25309,16 @@ int MPI_Type_dup(MPI_Datatype type, MPI_Datatype *newtype) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Type_free(openmpi_MPI_Type_free_fn *tracer_real,
                                         const void *tracer_caller, MPI_Datatype *type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_free", (void **)&openmpi_real.MPI_Type_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free) &&
@@ -24532,13 +25384,16 @@ int MPI_Type_free(MPI_Datatype *type) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Type_free_keyval(openmpi_MPI_Type_free_keyval_fn *tracer_real,
                                                const void *tracer_caller, int *type_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_free_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_free_keyval", (void **)&openmpi_real.MPI_Type_free_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_free_keyval) &&
@@ -24605,13 +25460,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_get_attr(openmpi_MPI_Type_get_attr_fn *tracer_real,
                                             const void *tracer_caller, MPI_Datatype type,
                                             int type_keyval, void *attribute_val, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_get_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_attr", (void **)&openmpi_real.MPI_Type_get_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_attr) &&
@@ -24689,13 +25547,16 @@ static int openmpi_traced_MPI_Type_get_contents(openmpi_MPI_Type_get_contents_fn
                                                 int max_datatypes, int array_of_integers[],
                                                 MPI_Aint array_of_addresses[],
                                                 MPI_Datatype array_of_datatypes[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_get_contents_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_contents", (void **)&openmpi_real.MPI_Type_get_contents);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_contents__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(mtype, max_integers, max_addresses, max_datatypes, array_of_integers,
                        array_of_addresses, array_of_datatypes);
   }
@@ -24786,13 +25647,16 @@ static int openmpi_traced_MPI_Type_get_envelope(openmpi_MPI_Type_get_envelope_fn
                                                 const void *tracer_caller, MPI_Datatype type,
                                                 int *num_integers, int *num_addresses,
                                                 int *num_datatypes, int *combiner) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_get_envelope_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_envelope", (void **)&openmpi_real.MPI_Type_get_envelope);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, num_integers, num_addresses, num_datatypes, combiner);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_envelope) &&
@@ -24874,13 +25738,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_get_extent(openmpi_MPI_Type_get_extent_fn *tracer_real,
                                               const void *tracer_caller, MPI_Datatype type,
                                               MPI_Aint *lb, MPI_Aint *extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_get_extent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_extent", (void **)&openmpi_real.MPI_Type_get_extent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent) &&
@@ -24953,13 +25820,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_get_extent_x(openmpi_MPI_Type_get_extent_x_fn *tracer_real,
                                                 const void *tracer_caller, MPI_Datatype type,
                                                 MPI_Count *lb, MPI_Count *extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_get_extent_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_extent_x", (void **)&openmpi_real.MPI_Type_get_extent_x);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, lb, extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_extent_x) &&
@@ -25032,13 +25902,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_get_name(openmpi_MPI_Type_get_name_fn *tracer_real,
                                             const void *tracer_caller, MPI_Datatype type,
                                             char *type_name, int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_get_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_name", (void **)&openmpi_real.MPI_Type_get_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_name) &&
@@ -25112,13 +25985,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_get_true_extent(openmpi_MPI_Type_get_true_extent_fn *tracer_real,
                                                    const void *tracer_caller, MPI_Datatype datatype,
                                                    MPI_Aint *true_lb, MPI_Aint *true_extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_get_true_extent_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_true_extent", (void **)&openmpi_real.MPI_Type_get_true_extent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent) &&
@@ -25193,13 +26069,16 @@ static int openmpi_traced_MPI_Type_get_true_extent_x(openmpi_MPI_Type_get_true_e
                                                      const void *tracer_caller,
                                                      MPI_Datatype datatype, MPI_Count *true_lb,
                                                      MPI_Count *true_extent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_get_true_extent_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_get_true_extent_x", (void **)&openmpi_real.MPI_Type_get_true_extent_x);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datatype, true_lb, true_extent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_get_true_extent_x) &&
@@ -25275,13 +26154,16 @@ static int openmpi_traced_MPI_Type_indexed(openmpi_MPI_Type_indexed_fn *tracer_r
                                            const int array_of_blocklengths[],
                                            const int array_of_displacements[], MPI_Datatype oldtype,
                                            MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_indexed_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_indexed", (void **)&openmpi_real.MPI_Type_indexed);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_blocklengths, array_of_displacements, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_indexed) &&
@@ -25363,13 +26245,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_match_size(openmpi_MPI_Type_match_size_fn *tracer_real,
                                               const void *tracer_caller, int typeclass, int size,
                                               MPI_Datatype *type) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_match_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_match_size", (void **)&openmpi_real.MPI_Type_match_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(typeclass, size, type);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_match_size) &&
@@ -25441,13 +26326,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_set_attr(openmpi_MPI_Type_set_attr_fn *tracer_real,
                                             const void *tracer_caller, MPI_Datatype type,
                                             int type_keyval, void *attr_val) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_set_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_set_attr", (void **)&openmpi_real.MPI_Type_set_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_keyval, attr_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_attr) &&
@@ -25519,13 +26407,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_set_name(openmpi_MPI_Type_set_name_fn *tracer_real,
                                             const void *tracer_caller, MPI_Datatype type,
                                             const char *type_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_set_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_set_name", (void **)&openmpi_real.MPI_Type_set_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, type_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_set_name) &&
@@ -25592,13 +26483,16 @@ int MPI_Type_set_name(MPI_Datatype type, const char *type_name) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Type_size(openmpi_MPI_Type_size_fn *tracer_real,
                                         const void *tracer_caller, MPI_Datatype type, int *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_size_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_size", (void **)&openmpi_real.MPI_Type_size);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size) &&
@@ -25667,13 +26561,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_size_x(openmpi_MPI_Type_size_x_fn *tracer_real,
                                           const void *tracer_caller, MPI_Datatype type,
                                           MPI_Count *size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_size_x_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_size_x", (void **)&openmpi_real.MPI_Type_size_x);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(type, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_size_x) &&
@@ -25742,13 +26639,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Type_vector(openmpi_MPI_Type_vector_fn *tracer_real,
                                           const void *tracer_caller, int count, int blocklength,
                                           int stride, MPI_Datatype oldtype, MPI_Datatype *newtype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Type_vector_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Type_vector", (void **)&openmpi_real.MPI_Type_vector);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, blocklength, stride, oldtype, newtype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Type_vector) &&
@@ -25827,13 +26727,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Unpack(openmpi_MPI_Unpack_fn *tracer_real, const void *tracer_caller,
                                      const void *inbuf, int insize, int *position, void *outbuf,
                                      int outcount, MPI_Datatype datatype, MPI_Comm comm) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Unpack_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Unpack", (void **)&openmpi_real.MPI_Unpack);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(inbuf, insize, position, outbuf, outcount, datatype, comm);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack) &&
@@ -25917,13 +26820,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Unpublish_name(openmpi_MPI_Unpublish_name_fn *tracer_real,
                                              const void *tracer_caller, const char *service_name,
                                              MPI_Info info, const char *port_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Unpublish_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Unpublish_name", (void **)&openmpi_real.MPI_Unpublish_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(service_name, info, port_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpublish_name) &&
@@ -25997,13 +26903,16 @@ static int openmpi_traced_MPI_Unpack_external(openmpi_MPI_Unpack_external_fn *tr
                                               const void *inbuf, MPI_Aint insize,
                                               MPI_Aint *position, void *outbuf, int outcount,
                                               MPI_Datatype datatype) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Unpack_external_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Unpack_external", (void **)&openmpi_real.MPI_Unpack_external);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(datarep, inbuf, insize, position, outbuf, outcount, datatype);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Unpack_external) &&
@@ -26088,13 +26997,16 @@ static int openmpi_traced_MPI_Waitall(openmpi_MPI_Waitall_fn *tracer_real,
                                       const void *tracer_caller, int count,
                                       MPI_Request array_of_requests[],
                                       MPI_Status *array_of_statuses) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Waitall_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Waitall", (void **)&openmpi_real.MPI_Waitall);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitall__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, array_of_statuses);
   }
   openmpi_depth++;
@@ -26151,13 +27063,16 @@ static int openmpi_traced_MPI_Waitany(openmpi_MPI_Waitany_fn *tracer_real,
                                       const void *tracer_caller, int count,
                                       MPI_Request array_of_requests[], int *index,
                                       MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Waitany_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Waitany", (void **)&openmpi_real.MPI_Waitany);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(count, array_of_requests, index, status);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitany) &&
@@ -26232,13 +27147,16 @@ int MPI_Waitany(int count, MPI_Request array_of_requests[], int *index, MPI_Stat
 __attribute__((noinline))
 static int openmpi_traced_MPI_Wait(openmpi_MPI_Wait_fn *tracer_real, const void *tracer_caller,
                                    MPI_Request *request, MPI_Status *status) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Wait_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Wait", (void **)&openmpi_real.MPI_Wait);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wait__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(request, status);
   }
   openmpi_depth++;
@@ -26293,13 +27211,16 @@ static int openmpi_traced_MPI_Waitsome(openmpi_MPI_Waitsome_fn *tracer_real,
                                        const void *tracer_caller, int incount,
                                        MPI_Request array_of_requests[], int *outcount,
                                        int array_of_indices[], MPI_Status array_of_statuses[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Waitsome_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Waitsome", (void **)&openmpi_real.MPI_Waitsome);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(incount, array_of_requests, outcount, array_of_indices, array_of_statuses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Waitsome) &&
@@ -26382,13 +27303,16 @@ static int openmpi_traced_MPI_Win_allocate(openmpi_MPI_Win_allocate_fn *tracer_r
                                            const void *tracer_caller, MPI_Aint size, int disp_unit,
                                            MPI_Info info, MPI_Comm comm, void *baseptr,
                                            MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_allocate_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_allocate", (void **)&openmpi_real.MPI_Win_allocate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate) &&
@@ -26469,13 +27393,16 @@ static int openmpi_traced_MPI_Win_allocate_shared(openmpi_MPI_Win_allocate_share
                                                   const void *tracer_caller, MPI_Aint size,
                                                   int disp_unit, MPI_Info info, MPI_Comm comm,
                                                   void *baseptr, MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_allocate_shared_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_allocate_shared", (void **)&openmpi_real.MPI_Win_allocate_shared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(size, disp_unit, info, comm, baseptr, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_allocate_shared) &&
@@ -26555,13 +27482,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_attach(openmpi_MPI_Win_attach_fn *tracer_real,
                                          const void *tracer_caller, MPI_Win win, void *base,
                                          MPI_Aint size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_attach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_attach", (void **)&openmpi_real.MPI_Win_attach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, base, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_attach) &&
@@ -26631,13 +27561,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_call_errhandler(openmpi_MPI_Win_call_errhandler_fn *tracer_real,
                                                   const void *tracer_caller, MPI_Win win,
                                                   int errorcode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_call_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_call_errhandler", (void **)&openmpi_real.MPI_Win_call_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errorcode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_call_errhandler) &&
@@ -26705,13 +27638,16 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_complete(openmpi_MPI_Win_complete_fn *tracer_real,
                                            const void *tracer_caller, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_complete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_complete", (void **)&openmpi_real.MPI_Win_complete);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_complete) &&
@@ -26777,13 +27713,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_create(openmpi_MPI_Win_create_fn *tracer_real,
                                          const void *tracer_caller, void *base, MPI_Aint size,
                                          int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create", (void **)&openmpi_real.MPI_Win_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(base, size, disp_unit, info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create) &&
@@ -26863,13 +27802,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_create_dynamic(openmpi_MPI_Win_create_dynamic_fn *tracer_real,
                                                  const void *tracer_caller, MPI_Info info,
                                                  MPI_Comm comm, MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_create_dynamic_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create_dynamic", (void **)&openmpi_real.MPI_Win_create_dynamic);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(info, comm, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_dynamic) &&
@@ -26942,13 +27884,16 @@ static int openmpi_traced_MPI_Win_create_errhandler(openmpi_MPI_Win_create_errha
                                                     const void *tracer_caller,
                                                     MPI_Win_errhandler_function *function,
                                                     MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_create_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create_errhandler", (void **)&openmpi_real.MPI_Win_create_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(function, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_errhandler) &&
@@ -27020,13 +27965,16 @@ static int openmpi_traced_MPI_Win_create_keyval(openmpi_MPI_Win_create_keyval_fn
                                                 MPI_Win_copy_attr_function *win_copy_attr_fn,
                                                 MPI_Win_delete_attr_function *win_delete_attr_fn,
                                                 int *win_keyval, void *extra_state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_create_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_create_keyval", (void **)&openmpi_real.MPI_Win_create_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_copy_attr_fn, win_delete_attr_fn, win_keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_create_keyval) &&
@@ -27105,13 +28053,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_delete_attr(openmpi_MPI_Win_delete_attr_fn *tracer_real,
                                               const void *tracer_caller, MPI_Win win,
                                               int win_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_delete_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_delete_attr", (void **)&openmpi_real.MPI_Win_delete_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_delete_attr) &&
@@ -27179,13 +28130,16 @@ int MPI_Win_delete_attr(MPI_Win win, int win_keyval) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_detach(openmpi_MPI_Win_detach_fn *tracer_real,
                                          const void *tracer_caller, MPI_Win win, const void *base) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_detach_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_detach", (void **)&openmpi_real.MPI_Win_detach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, base);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_detach) &&
@@ -27252,13 +28206,16 @@ int MPI_Win_detach(MPI_Win win, const void *base) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_fence(openmpi_MPI_Win_fence_fn *tracer_real,
                                         const void *tracer_caller, int assert, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_fence_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_fence", (void **)&openmpi_real.MPI_Win_fence);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_fence) &&
@@ -27325,13 +28282,16 @@ int MPI_Win_fence(int assert, MPI_Win win) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_flush(openmpi_MPI_Win_flush_fn *tracer_real,
                                         const void *tracer_caller, int rank, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_flush_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush", (void **)&openmpi_real.MPI_Win_flush);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush) &&
@@ -27398,13 +28358,16 @@ int MPI_Win_flush(int rank, MPI_Win win) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_flush_all(openmpi_MPI_Win_flush_all_fn *tracer_real,
                                             const void *tracer_caller, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_flush_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush_all", (void **)&openmpi_real.MPI_Win_flush_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_all) &&
@@ -27469,13 +28432,16 @@ int MPI_Win_flush_all(MPI_Win win) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_flush_local(openmpi_MPI_Win_flush_local_fn *tracer_real,
                                               const void *tracer_caller, int rank, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_flush_local_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush_local", (void **)&openmpi_real.MPI_Win_flush_local);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local) &&
@@ -27542,13 +28508,16 @@ int MPI_Win_flush_local(int rank, MPI_Win win) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_flush_local_all(openmpi_MPI_Win_flush_local_all_fn *tracer_real,
                                                   const void *tracer_caller, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_flush_local_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_flush_local_all", (void **)&openmpi_real.MPI_Win_flush_local_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_flush_local_all) &&
@@ -27613,13 +28582,16 @@ int MPI_Win_flush_local_all(MPI_Win win) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_free(openmpi_MPI_Win_free_fn *tracer_real,
                                        const void *tracer_caller, MPI_Win *win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_free", (void **)&openmpi_real.MPI_Win_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free) &&
@@ -27685,13 +28657,16 @@ int MPI_Win_free(MPI_Win *win) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_free_keyval(openmpi_MPI_Win_free_keyval_fn *tracer_real,
                                               const void *tracer_caller, int *win_keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_free_keyval_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_free_keyval", (void **)&openmpi_real.MPI_Win_free_keyval);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win_keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_free_keyval) &&
@@ -27758,13 +28733,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_get_attr(openmpi_MPI_Win_get_attr_fn *tracer_real,
                                            const void *tracer_caller, MPI_Win win, int win_keyval,
                                            void *attribute_val, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_get_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_attr", (void **)&openmpi_real.MPI_Win_get_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_attr) &&
@@ -27839,13 +28817,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_get_errhandler(openmpi_MPI_Win_get_errhandler_fn *tracer_real,
                                                  const void *tracer_caller, MPI_Win win,
                                                  MPI_Errhandler *errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_get_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_errhandler", (void **)&openmpi_real.MPI_Win_get_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_errhandler) &&
@@ -27915,13 +28896,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_get_group(openmpi_MPI_Win_get_group_fn *tracer_real,
                                             const void *tracer_caller, MPI_Win win,
                                             MPI_Group *group) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_get_group_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_group", (void **)&openmpi_real.MPI_Win_get_group);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, group);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_group) &&
@@ -27990,13 +28974,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_get_info(openmpi_MPI_Win_get_info_fn *tracer_real,
                                            const void *tracer_caller, MPI_Win win,
                                            MPI_Info *info_used) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_info", (void **)&openmpi_real.MPI_Win_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, info_used);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_info) &&
@@ -28065,13 +29052,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_get_name(openmpi_MPI_Win_get_name_fn *tracer_real,
                                            const void *tracer_caller, MPI_Win win, char *win_name,
                                            int *resultlen) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_get_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_get_name", (void **)&openmpi_real.MPI_Win_get_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_name, resultlen);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_get_name) &&
@@ -28145,13 +29135,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_lock(openmpi_MPI_Win_lock_fn *tracer_real,
                                        const void *tracer_caller, int lock_type, int rank,
                                        int assert, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_lock_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_lock", (void **)&openmpi_real.MPI_Win_lock);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(lock_type, rank, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock) &&
@@ -28224,13 +29217,16 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_lock_all(openmpi_MPI_Win_lock_all_fn *tracer_real,
                                            const void *tracer_caller, int assert, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_lock_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_lock_all", (void **)&openmpi_real.MPI_Win_lock_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_lock_all) &&
@@ -28298,13 +29294,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_post(openmpi_MPI_Win_post_fn *tracer_real,
                                        const void *tracer_caller, MPI_Group group, int assert,
                                        MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_post_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_post", (void **)&openmpi_real.MPI_Win_post);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_post) &&
@@ -28374,13 +29373,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_set_attr(openmpi_MPI_Win_set_attr_fn *tracer_real,
                                            const void *tracer_caller, MPI_Win win, int win_keyval,
                                            void *attribute_val) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_set_attr_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_attr", (void **)&openmpi_real.MPI_Win_set_attr);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_attr) &&
@@ -28452,13 +29454,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_set_errhandler(openmpi_MPI_Win_set_errhandler_fn *tracer_real,
                                                  const void *tracer_caller, MPI_Win win,
                                                  MPI_Errhandler errhandler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_set_errhandler_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_errhandler", (void **)&openmpi_real.MPI_Win_set_errhandler);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, errhandler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_errhandler) &&
@@ -28526,13 +29531,16 @@ int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_set_info(openmpi_MPI_Win_set_info_fn *tracer_real,
                                            const void *tracer_caller, MPI_Win win, MPI_Info info) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_set_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_info", (void **)&openmpi_real.MPI_Win_set_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, info);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_info) &&
@@ -28600,13 +29608,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_set_name(openmpi_MPI_Win_set_name_fn *tracer_real,
                                            const void *tracer_caller, MPI_Win win,
                                            const char *win_name) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_set_name_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_set_name", (void **)&openmpi_real.MPI_Win_set_name);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, win_name);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_set_name) &&
@@ -28674,13 +29685,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_shared_query(openmpi_MPI_Win_shared_query_fn *tracer_real,
                                                const void *tracer_caller, MPI_Win win, int rank,
                                                MPI_Aint *size, int *disp_unit, void *baseptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_shared_query_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_shared_query", (void **)&openmpi_real.MPI_Win_shared_query);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, rank, size, disp_unit, baseptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_shared_query) &&
@@ -28758,13 +29772,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Win_start(openmpi_MPI_Win_start_fn *tracer_real,
                                         const void *tracer_caller, MPI_Group group, int assert,
                                         MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_start", (void **)&openmpi_real.MPI_Win_start);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(group, assert, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_start) &&
@@ -28833,13 +29850,16 @@ int MPI_Win_start(MPI_Group group, int assert, MPI_Win win) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_sync(openmpi_MPI_Win_sync_fn *tracer_real,
                                        const void *tracer_caller, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_sync_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_sync", (void **)&openmpi_real.MPI_Win_sync);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_sync) &&
@@ -28904,13 +29924,16 @@ int MPI_Win_sync(MPI_Win win) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_test(openmpi_MPI_Win_test_fn *tracer_real,
                                        const void *tracer_caller, MPI_Win win, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_test_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_test", (void **)&openmpi_real.MPI_Win_test);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_test) &&
@@ -28978,13 +30001,16 @@ int MPI_Win_test(MPI_Win win, int *flag) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_unlock(openmpi_MPI_Win_unlock_fn *tracer_real,
                                          const void *tracer_caller, int rank, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_unlock_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_unlock", (void **)&openmpi_real.MPI_Win_unlock);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(rank, win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock) &&
@@ -29051,13 +30077,16 @@ int MPI_Win_unlock(int rank, MPI_Win win) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_unlock_all(openmpi_MPI_Win_unlock_all_fn *tracer_real,
                                              const void *tracer_caller, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_unlock_all_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_unlock_all", (void **)&openmpi_real.MPI_Win_unlock_all);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_unlock_all) &&
@@ -29122,13 +30151,16 @@ int MPI_Win_unlock_all(MPI_Win win) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_Win_wait(openmpi_MPI_Win_wait_fn *tracer_real,
                                        const void *tracer_caller, MPI_Win win) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Win_wait_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Win_wait", (void **)&openmpi_real.MPI_Win_wait);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(win);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Win_wait) &&
@@ -29192,13 +30224,16 @@ int MPI_Win_wait(MPI_Win win) {
 /* MPI_Wtick, recorded: its wrapper (below) calls this while an event of it is enabled. */
 __attribute__((noinline))
 static double openmpi_traced_MPI_Wtick(openmpi_MPI_Wtick_fn *tracer_real, const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Wtick_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Wtick", (void **)&openmpi_real.MPI_Wtick);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtick) &&
@@ -29261,13 +30296,16 @@ double MPI_Wtick(void) {
 /* MPI_Wtime, recorded: its wrapper (below) calls this while an event of it is enabled. */
 __attribute__((noinline))
 static double openmpi_traced_MPI_Wtime(openmpi_MPI_Wtime_fn *tracer_real, const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Wtime_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Wtime", (void **)&openmpi_real.MPI_Wtime);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Wtime) &&
@@ -29331,13 +30369,16 @@ double MPI_Wtime(void) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_T_init_thread(openmpi_MPI_T_init_thread_fn *tracer_real,
                                             const void *tracer_caller, int required, int *provided) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_init_thread_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_init_thread", (void **)&openmpi_real.MPI_T_init_thread);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(required, provided);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_init_thread) &&
@@ -29406,13 +30447,16 @@ int MPI_T_init_thread(int required, int *provided) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_T_finalize(openmpi_MPI_T_finalize_fn *tracer_real,
                                          const void *tracer_caller) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_finalize_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_finalize", (void **)&openmpi_real.MPI_T_finalize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real();
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_finalize) &&
@@ -29475,13 +30519,16 @@ int MPI_T_finalize(void) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_T_cvar_get_num(openmpi_MPI_T_cvar_get_num_fn *tracer_real,
                                              const void *tracer_caller, int *num_cvar) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_cvar_get_num_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_get_num", (void **)&openmpi_real.MPI_T_cvar_get_num);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_cvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_num) &&
@@ -29550,13 +30597,16 @@ static int openmpi_traced_MPI_T_cvar_get_info(openmpi_MPI_T_cvar_get_info_fn *tr
                                               int *name_len, int *verbosity, MPI_Datatype *datatype,
                                               MPI_T_enum *enumtype, char *desc, int *desc_len,
                                               int *bind, int *scope) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_cvar_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_get_info", (void **)&openmpi_real.MPI_T_cvar_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len,
                        bind, scope);
   }
@@ -29660,13 +30710,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_cvar_get_index(openmpi_MPI_T_cvar_get_index_fn *tracer_real,
                                                const void *tracer_caller, const char *name,
                                                int *cvar_index) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_cvar_get_index_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_get_index", (void **)&openmpi_real.MPI_T_cvar_get_index);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, cvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_get_index) &&
@@ -29737,13 +30790,16 @@ static int openmpi_traced_MPI_T_cvar_handle_alloc(openmpi_MPI_T_cvar_handle_allo
                                                   const void *tracer_caller, int cvar_index,
                                                   void *obj_handle, MPI_T_cvar_handle *handle,
                                                   int *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_cvar_handle_alloc_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_handle_alloc", (void **)&openmpi_real.MPI_T_cvar_handle_alloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_alloc) &&
@@ -29819,13 +30875,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_cvar_handle_free(openmpi_MPI_T_cvar_handle_free_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  MPI_T_cvar_handle *handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_cvar_handle_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_handle_free", (void **)&openmpi_real.MPI_T_cvar_handle_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_handle_free) &&
@@ -29892,13 +30951,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_cvar_read(openmpi_MPI_T_cvar_read_fn *tracer_real,
                                           const void *tracer_caller, MPI_T_cvar_handle handle,
                                           void *buf) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_cvar_read_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_read", (void **)&openmpi_real.MPI_T_cvar_read);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_read) &&
@@ -29966,13 +31028,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_cvar_write(openmpi_MPI_T_cvar_write_fn *tracer_real,
                                            const void *tracer_caller, MPI_T_cvar_handle handle,
                                            const void *buf) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_cvar_write_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_cvar_write", (void **)&openmpi_real.MPI_T_cvar_write);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_cvar_write) &&
@@ -30039,13 +31104,16 @@ int MPI_T_cvar_write(MPI_T_cvar_handle handle, const void *buf) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_T_category_get_num(openmpi_MPI_T_category_get_num_fn *tracer_real,
                                                  const void *tracer_caller, int *num_cat) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_category_get_num_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_num", (void **)&openmpi_real.MPI_T_category_get_num);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_cat);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_num) &&
@@ -30114,13 +31182,16 @@ static int openmpi_traced_MPI_T_category_get_info(openmpi_MPI_T_category_get_inf
                                                   char *name, int *name_len, char *desc,
                                                   int *desc_len, int *num_cvars, int *num_pvars,
                                                   int *num_categories) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_category_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_info", (void **)&openmpi_real.MPI_T_category_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, name, name_len, desc, desc_len, num_cvars, num_pvars,
                        num_categories);
   }
@@ -30216,13 +31287,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_category_get_index(openmpi_MPI_T_category_get_index_fn *tracer_real,
                                                    const void *tracer_caller, const char *name,
                                                    int *category_index) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_category_get_index_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_index", (void **)&openmpi_real.MPI_T_category_get_index);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, category_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_index) &&
@@ -30292,13 +31366,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_category_get_cvars(openmpi_MPI_T_category_get_cvars_fn *tracer_real,
                                                    const void *tracer_caller, int cat_index,
                                                    int len, int indices[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_category_get_cvars_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_cvars", (void **)&openmpi_real.MPI_T_category_get_cvars);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_cvars) &&
@@ -30370,13 +31447,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_category_get_pvars(openmpi_MPI_T_category_get_pvars_fn *tracer_real,
                                                    const void *tracer_caller, int cat_index,
                                                    int len, int indices[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_category_get_pvars_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_pvars", (void **)&openmpi_real.MPI_T_category_get_pvars);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_pvars) &&
@@ -30448,13 +31528,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_category_get_categories(openmpi_MPI_T_category_get_categories_fn *tracer_real,
                                                         const void *tracer_caller, int cat_index,
                                                         int len, int indices[]) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_category_get_categories_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_get_categories", (void **)&openmpi_real.MPI_T_category_get_categories);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(cat_index, len, indices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_get_categories) &&
@@ -30525,13 +31608,16 @@ int MPI_T_category_get_categories(int cat_index, int len, int indices[]) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_T_category_changed(openmpi_MPI_T_category_changed_fn *tracer_real,
                                                  const void *tracer_caller, int *stamp) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_category_changed_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_category_changed", (void **)&openmpi_real.MPI_T_category_changed);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(stamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_category_changed) &&
@@ -30597,13 +31683,16 @@ int MPI_T_category_changed(int *stamp) {
 __attribute__((noinline))
 static int openmpi_traced_MPI_T_pvar_get_num(openmpi_MPI_T_pvar_get_num_fn *tracer_real,
                                              const void *tracer_caller, int *num_pvar) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_get_num_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_get_num", (void **)&openmpi_real.MPI_T_pvar_get_num);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_pvar);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_num) &&
@@ -30673,13 +31762,16 @@ static int openmpi_traced_MPI_T_pvar_get_info(openmpi_MPI_T_pvar_get_info_fn *tr
                                               MPI_Datatype *datatype, MPI_T_enum *enumtype,
                                               char *desc, int *desc_len, int *bind, int *readonly,
                                               int *continuous, int *atomic) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_get_info", (void **)&openmpi_real.MPI_T_pvar_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pvar_index, name, name_len, verbosity, var_class, datatype, enumtype, desc,
                        desc_len, bind, readonly, continuous, atomic);
   }
@@ -30795,13 +31887,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_pvar_get_index(openmpi_MPI_T_pvar_get_index_fn *tracer_real,
                                                const void *tracer_caller, const char *name,
                                                int var_class, int *pvar_index) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_get_index_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_get_index", (void **)&openmpi_real.MPI_T_pvar_get_index);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(name, var_class, pvar_index);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_get_index) &&
@@ -30874,13 +31969,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_pvar_session_create(openmpi_MPI_T_pvar_session_create_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     MPI_T_pvar_session *session) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_session_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_session_create", (void **)&openmpi_real.MPI_T_pvar_session_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_create) &&
@@ -30947,13 +32045,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_pvar_session_free(openmpi_MPI_T_pvar_session_free_fn *tracer_real,
                                                   const void *tracer_caller,
                                                   MPI_T_pvar_session *session) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_session_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_session_free", (void **)&openmpi_real.MPI_T_pvar_session_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_session_free) &&
@@ -31022,13 +32123,16 @@ static int openmpi_traced_MPI_T_pvar_handle_alloc(openmpi_MPI_T_pvar_handle_allo
                                                   MPI_T_pvar_session session, int pvar_index,
                                                   void *obj_handle, MPI_T_pvar_handle *handle,
                                                   int *count) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_handle_alloc_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_handle_alloc", (void **)&openmpi_real.MPI_T_pvar_handle_alloc);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, pvar_index, obj_handle, handle, count);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_alloc) &&
@@ -31109,13 +32213,16 @@ static int openmpi_traced_MPI_T_pvar_handle_free(openmpi_MPI_T_pvar_handle_free_
                                                  const void *tracer_caller,
                                                  MPI_T_pvar_session session,
                                                  MPI_T_pvar_handle *handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_handle_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_handle_free", (void **)&openmpi_real.MPI_T_pvar_handle_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_handle_free) &&
@@ -31185,13 +32292,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_pvar_start(openmpi_MPI_T_pvar_start_fn *tracer_real,
                                            const void *tracer_caller, MPI_T_pvar_session session,
                                            MPI_T_pvar_handle handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_start_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_start", (void **)&openmpi_real.MPI_T_pvar_start);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_start) &&
@@ -31259,13 +32369,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_pvar_stop(openmpi_MPI_T_pvar_stop_fn *tracer_real,
                                           const void *tracer_caller, MPI_T_pvar_session session,
                                           MPI_T_pvar_handle handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_stop_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_stop", (void **)&openmpi_real.MPI_T_pvar_stop);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_stop) &&
@@ -31333,13 +32446,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_pvar_read(openmpi_MPI_T_pvar_read_fn *tracer_real,
                                           const void *tracer_caller, MPI_T_pvar_session session,
                                           MPI_T_pvar_handle handle, void *buf) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_read_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_read", (void **)&openmpi_real.MPI_T_pvar_read);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_read) &&
@@ -31410,13 +32526,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_pvar_write(openmpi_MPI_T_pvar_write_fn *tracer_real,
                                            const void *tracer_caller, MPI_T_pvar_session session,
                                            MPI_T_pvar_handle handle, const void *buf) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_write_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_write", (void **)&openmpi_real.MPI_T_pvar_write);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_write) &&
@@ -31487,13 +32606,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_pvar_reset(openmpi_MPI_T_pvar_reset_fn *tracer_real,
                                            const void *tracer_caller, MPI_T_pvar_session session,
                                            MPI_T_pvar_handle handle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_reset_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_reset", (void **)&openmpi_real.MPI_T_pvar_reset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_reset) &&
@@ -31562,13 +32684,16 @@ static int openmpi_traced_MPI_T_pvar_readreset(openmpi_MPI_T_pvar_readreset_fn *
                                                const void *tracer_caller,
                                                MPI_T_pvar_session session, MPI_T_pvar_handle handle,
                                                void *buf) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_pvar_readreset_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_pvar_readreset", (void **)&openmpi_real.MPI_T_pvar_readreset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(session, handle, buf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_pvar_readreset) &&
@@ -31639,13 +32764,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_enum_get_info(openmpi_MPI_T_enum_get_info_fn *tracer_real,
                                               const void *tracer_caller, MPI_T_enum enumtype,
                                               int *num, char *name, int *name_len) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_enum_get_info_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_enum_get_info", (void **)&openmpi_real.MPI_T_enum_get_info);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(enumtype, num, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_info) &&
@@ -31722,13 +32850,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_T_enum_get_item(openmpi_MPI_T_enum_get_item_fn *tracer_real,
                                               const void *tracer_caller, MPI_T_enum enumtype,
                                               int index, int *value, char *name, int *name_len) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_T_enum_get_item_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_T_enum_get_item", (void **)&openmpi_real.MPI_T_enum_get_item);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(enumtype, index, value, name, name_len);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_T_enum_get_item) &&
@@ -31807,13 +32938,16 @@ int MPI_T_enum_get_item(MPI_T_enum enumtype, int index, int *value, char *name, 
 __attribute__((noinline))
 static int openmpi_traced_MPI_Attr_delete(openmpi_MPI_Attr_delete_fn *tracer_real,
                                           const void *tracer_caller, MPI_Comm comm, int keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Attr_delete_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Attr_delete", (void **)&openmpi_real.MPI_Attr_delete);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_delete) &&
@@ -31881,13 +33015,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Attr_get(openmpi_MPI_Attr_get_fn *tracer_real,
                                        const void *tracer_caller, MPI_Comm comm, int keyval,
                                        void *attribute_val, int *flag) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Attr_get_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Attr_get", (void **)&openmpi_real.MPI_Attr_get);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val, flag);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_get) &&
@@ -31962,13 +33099,16 @@ __attribute__((noinline))
 static int openmpi_traced_MPI_Attr_put(openmpi_MPI_Attr_put_fn *tracer_real,
                                        const void *tracer_caller, MPI_Comm comm, int keyval,
                                        void *attribute_val) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Attr_put_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Attr_put", (void **)&openmpi_real.MPI_Attr_put);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(comm, keyval, attribute_val);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Attr_put) &&
@@ -32041,13 +33181,16 @@ static int openmpi_traced_MPI_Keyval_create(openmpi_MPI_Keyval_create_fn *tracer
                                             const void *tracer_caller, MPI_Copy_function *copy_fn,
                                             MPI_Delete_function *delete_fn, int *keyval,
                                             void *extra_state) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Keyval_create_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Keyval_create", (void **)&openmpi_real.MPI_Keyval_create);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(copy_fn, delete_fn, keyval, extra_state);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_create) &&
@@ -32122,13 +33265,16 @@ int MPI_Keyval_create(MPI_Copy_function *copy_fn, MPI_Delete_function *delete_fn
 __attribute__((noinline))
 static int openmpi_traced_MPI_Keyval_free(openmpi_MPI_Keyval_free_fn *tracer_real,
                                           const void *tracer_caller, int *keyval) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (openmpi_MPI_Keyval_free_fn *)tracer_resolve(
         "libmpi.so.40", "MPI_Keyval_free", (void **)&openmpi_real.MPI_Keyval_free);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call)) ||
-      openmpi_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_openmpi, call));
+  }
+  if (tracer_off || openmpi_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(keyval);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_openmpi, MPI_Keyval_free) &&

@@ -741,13 +741,16 @@ __attribute__((constructor)) static void ze_resolve_loaded(void) {
 __attribute__((noinline))
 static ze_result_t ze_traced_zeInit(ze_zeInit_fn *tracer_real, const void *tracer_caller,
                                     ze_init_flags_t flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeInit_fn *)tracer_resolve(
         "libze_loader.so.1", "zeInit", (void **)&ze_real.zeInit);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeInit) &&
@@ -812,13 +815,16 @@ ze_result_t zeInit(ze_init_flags_t flags) {
 __attribute__((noinline))
 static ze_result_t ze_traced_zeDriverGet(ze_zeDriverGet_fn *tracer_real, const void *tracer_caller,
                                          uint32_t *pCount, ze_driver_handle_t *phDrivers) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDriverGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGet", (void **)&ze_real.zeDriverGet);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pCount, phDrivers);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGet) &&
@@ -888,13 +894,16 @@ static ze_result_t ze_traced_zeDriverGetApiVersion(ze_zeDriverGetApiVersion_fn *
                                                    const void *tracer_caller,
                                                    ze_driver_handle_t hDriver,
                                                    ze_api_version_t *version) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDriverGetApiVersion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetApiVersion", (void **)&ze_real.zeDriverGetApiVersion);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, version);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetApiVersion) &&
@@ -964,13 +973,16 @@ static ze_result_t ze_traced_zeDriverGetProperties(ze_zeDriverGetProperties_fn *
                                                    const void *tracer_caller,
                                                    ze_driver_handle_t hDriver,
                                                    ze_driver_properties_t *pDriverProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDriverGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetProperties", (void **)&ze_real.zeDriverGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pDriverProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetProperties) &&
@@ -1041,13 +1053,16 @@ static ze_result_t ze_traced_zeDriverGetIpcProperties(ze_zeDriverGetIpcPropertie
                                                       const void *tracer_caller,
                                                       ze_driver_handle_t hDriver,
                                                       ze_driver_ipc_properties_t *pIpcProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDriverGetIpcProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetIpcProperties", (void **)&ze_real.zeDriverGetIpcProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pIpcProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetIpcProperties) &&
@@ -1119,13 +1134,16 @@ static ze_result_t ze_traced_zeDriverGetExtensionProperties(ze_zeDriverGetExtens
                                                             ze_driver_handle_t hDriver,
                                                             uint32_t *pCount,
                                                             ze_driver_extension_properties_t *pExtensionProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDriverGetExtensionProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetExtensionProperties", (void **)&ze_real.zeDriverGetExtensionProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, pExtensionProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionProperties) &&
@@ -1201,13 +1219,16 @@ static ze_result_t ze_traced_zeDriverGetExtensionFunctionAddress(ze_zeDriverGetE
                                                                  ze_driver_handle_t hDriver,
                                                                  const char *name,
                                                                  void **ppFunctionAddress) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDriverGetExtensionFunctionAddress_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDriverGetExtensionFunctionAddress", (void **)&ze_real.zeDriverGetExtensionFunctionAddress);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDriverGetExtensionFunctionAddress__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, name, ppFunctionAddress);
   }
   ze_depth++;
@@ -1264,13 +1285,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeDeviceGet(ze_zeDeviceGet_fn *tracer_real, const void *tracer_caller,
                                          ze_driver_handle_t hDriver, uint32_t *pCount,
                                          ze_device_handle_t *phDevices) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGet", (void **)&ze_real.zeDeviceGet);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phDevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGet) &&
@@ -1343,13 +1367,16 @@ static ze_result_t ze_traced_zeDeviceGetSubDevices(ze_zeDeviceGetSubDevices_fn *
                                                    const void *tracer_caller,
                                                    ze_device_handle_t hDevice, uint32_t *pCount,
                                                    ze_device_handle_t *phSubdevices) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetSubDevices_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetSubDevices", (void **)&ze_real.zeDeviceGetSubDevices);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phSubdevices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetSubDevices) &&
@@ -1424,13 +1451,16 @@ static ze_result_t ze_traced_zeDeviceGetProperties(ze_zeDeviceGetProperties_fn *
                                                    const void *tracer_caller,
                                                    ze_device_handle_t hDevice,
                                                    ze_device_properties_t *pDeviceProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetProperties", (void **)&ze_real.zeDeviceGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDeviceProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetProperties) &&
@@ -1501,13 +1531,16 @@ static ze_result_t ze_traced_zeDeviceGetComputeProperties(ze_zeDeviceGetComputeP
                                                           const void *tracer_caller,
                                                           ze_device_handle_t hDevice,
                                                           ze_device_compute_properties_t *pComputeProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetComputeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetComputeProperties", (void **)&ze_real.zeDeviceGetComputeProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pComputeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetComputeProperties) &&
@@ -1578,13 +1611,16 @@ static ze_result_t ze_traced_zeDeviceGetModuleProperties(ze_zeDeviceGetModulePro
                                                          const void *tracer_caller,
                                                          ze_device_handle_t hDevice,
                                                          ze_device_module_properties_t *pModuleProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetModuleProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetModuleProperties", (void **)&ze_real.zeDeviceGetModuleProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetModuleProperties) &&
@@ -1656,13 +1692,16 @@ static ze_result_t ze_traced_zeDeviceGetCommandQueueGroupProperties(ze_zeDeviceG
                                                                     ze_device_handle_t hDevice,
                                                                     uint32_t *pCount,
                                                                     ze_command_queue_group_properties_t *pCommandQueueGroupProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetCommandQueueGroupProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetCommandQueueGroupProperties", (void **)&ze_real.zeDeviceGetCommandQueueGroupProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCommandQueueGroupProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCommandQueueGroupProperties) &&
@@ -1739,13 +1778,16 @@ static ze_result_t ze_traced_zeDeviceGetMemoryProperties(ze_zeDeviceGetMemoryPro
                                                          ze_device_handle_t hDevice,
                                                          uint32_t *pCount,
                                                          ze_device_memory_properties_t *pMemProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetMemoryProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetMemoryProperties", (void **)&ze_real.zeDeviceGetMemoryProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pMemProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryProperties) &&
@@ -1820,13 +1862,16 @@ static ze_result_t ze_traced_zeDeviceGetMemoryAccessProperties(ze_zeDeviceGetMem
                                                                const void *tracer_caller,
                                                                ze_device_handle_t hDevice,
                                                                ze_device_memory_access_properties_t *pMemAccessProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetMemoryAccessProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetMemoryAccessProperties", (void **)&ze_real.zeDeviceGetMemoryAccessProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pMemAccessProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetMemoryAccessProperties) &&
@@ -1898,13 +1943,16 @@ static ze_result_t ze_traced_zeDeviceGetCacheProperties(ze_zeDeviceGetCachePrope
                                                         ze_device_handle_t hDevice,
                                                         uint32_t *pCount,
                                                         ze_device_cache_properties_t *pCacheProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetCacheProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetCacheProperties", (void **)&ze_real.zeDeviceGetCacheProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pCacheProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetCacheProperties) &&
@@ -1979,13 +2027,16 @@ static ze_result_t ze_traced_zeDeviceGetImageProperties(ze_zeDeviceGetImagePrope
                                                         const void *tracer_caller,
                                                         ze_device_handle_t hDevice,
                                                         ze_device_image_properties_t *pImageProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetImageProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetImageProperties", (void **)&ze_real.zeDeviceGetImageProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetImageProperties) &&
@@ -2056,13 +2107,16 @@ static ze_result_t ze_traced_zeDeviceGetExternalMemoryProperties(ze_zeDeviceGetE
                                                                  const void *tracer_caller,
                                                                  ze_device_handle_t hDevice,
                                                                  ze_device_external_memory_properties_t *pExternalMemoryProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetExternalMemoryProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetExternalMemoryProperties", (void **)&ze_real.zeDeviceGetExternalMemoryProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pExternalMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetExternalMemoryProperties) &&
@@ -2135,13 +2189,16 @@ static ze_result_t ze_traced_zeDeviceGetP2PProperties(ze_zeDeviceGetP2PPropertie
                                                       ze_device_handle_t hDevice,
                                                       ze_device_handle_t hPeerDevice,
                                                       ze_device_p2p_properties_t *pP2PProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetP2PProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetP2PProperties", (void **)&ze_real.zeDeviceGetP2PProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, pP2PProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetP2PProperties) &&
@@ -2215,13 +2272,16 @@ static ze_result_t ze_traced_zeDeviceCanAccessPeer(ze_zeDeviceCanAccessPeer_fn *
                                                    const void *tracer_caller,
                                                    ze_device_handle_t hDevice,
                                                    ze_device_handle_t hPeerDevice, ze_bool_t *value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceCanAccessPeer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceCanAccessPeer", (void **)&ze_real.zeDeviceCanAccessPeer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, hPeerDevice, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceCanAccessPeer) &&
@@ -2295,13 +2355,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeDeviceGetStatus(ze_zeDeviceGetStatus_fn *tracer_real,
                                                const void *tracer_caller,
                                                ze_device_handle_t hDevice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetStatus", (void **)&ze_real.zeDeviceGetStatus);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetStatus) &&
@@ -2369,13 +2432,16 @@ static ze_result_t ze_traced_zeDeviceGetGlobalTimestamps(ze_zeDeviceGetGlobalTim
                                                          ze_device_handle_t hDevice,
                                                          uint64_t *hostTimestamp,
                                                          uint64_t *deviceTimestamp) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetGlobalTimestamps_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetGlobalTimestamps", (void **)&ze_real.zeDeviceGetGlobalTimestamps);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, hostTimestamp, deviceTimestamp);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetGlobalTimestamps) &&
@@ -2451,13 +2517,16 @@ static ze_result_t ze_traced_zeContextCreate(ze_zeContextCreate_fn *tracer_real,
                                              const void *tracer_caller, ze_driver_handle_t hDriver,
                                              const ze_context_desc_t *desc,
                                              ze_context_handle_t *phContext) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeContextCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextCreate", (void **)&ze_real.zeContextCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreate) &&
@@ -2534,13 +2603,16 @@ static ze_result_t ze_traced_zeContextCreateEx(ze_zeContextCreateEx_fn *tracer_r
                                                const ze_context_desc_t *desc, uint32_t numDevices,
                                                ze_device_handle_t *phDevices,
                                                ze_context_handle_t *phContext) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeContextCreateEx_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextCreateEx", (void **)&ze_real.zeContextCreateEx);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, desc, numDevices, phDevices, phContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextCreateEx) &&
@@ -2620,13 +2692,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeContextDestroy(ze_zeContextDestroy_fn *tracer_real,
                                               const void *tracer_caller,
                                               ze_context_handle_t hContext) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeContextDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextDestroy", (void **)&ze_real.zeContextDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext);
   }
   ze_depth++;
@@ -2675,13 +2750,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeContextGetStatus(ze_zeContextGetStatus_fn *tracer_real,
                                                 const void *tracer_caller,
                                                 ze_context_handle_t hContext) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeContextGetStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextGetStatus", (void **)&ze_real.zeContextGetStatus);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextGetStatus) &&
@@ -2750,13 +2828,16 @@ static ze_result_t ze_traced_zeCommandQueueCreate(ze_zeCommandQueueCreate_fn *tr
                                                   ze_device_handle_t hDevice,
                                                   const ze_command_queue_desc_t *desc,
                                                   ze_command_queue_handle_t *phCommandQueue) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandQueueCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueCreate", (void **)&ze_real.zeCommandQueueCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueCreate) &&
@@ -2833,13 +2914,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeCommandQueueDestroy(ze_zeCommandQueueDestroy_fn *tracer_real,
                                                    const void *tracer_caller,
                                                    ze_command_queue_handle_t hCommandQueue) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandQueueDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueDestroy", (void **)&ze_real.zeCommandQueueDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueDestroy) &&
@@ -2908,13 +2992,16 @@ static ze_result_t ze_traced_zeCommandQueueExecuteCommandLists(ze_zeCommandQueue
                                                                uint32_t numCommandLists,
                                                                ze_command_list_handle_t *phCommandLists,
                                                                ze_fence_handle_t hFence) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandQueueExecuteCommandLists_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueExecuteCommandLists", (void **)&ze_real.zeCommandQueueExecuteCommandLists);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueExecuteCommandLists__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, numCommandLists, phCommandLists, hFence);
   }
   ze_depth++;
@@ -2976,13 +3063,16 @@ static ze_result_t ze_traced_zeCommandQueueSynchronize(ze_zeCommandQueueSynchron
                                                        const void *tracer_caller,
                                                        ze_command_queue_handle_t hCommandQueue,
                                                        uint64_t timeout) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandQueueSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandQueueSynchronize", (void **)&ze_real.zeCommandQueueSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandQueueSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, timeout);
   }
   ze_depth++;
@@ -3037,13 +3127,16 @@ static ze_result_t ze_traced_zeCommandListCreate(ze_zeCommandListCreate_fn *trac
                                                  ze_device_handle_t hDevice,
                                                  const ze_command_list_desc_t *desc,
                                                  ze_command_list_handle_t *phCommandList) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListCreate", (void **)&ze_real.zeCommandListCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phCommandList);
   }
   ze_depth++;
@@ -3106,13 +3199,16 @@ static ze_result_t ze_traced_zeCommandListCreateImmediate(ze_zeCommandListCreate
                                                           ze_device_handle_t hDevice,
                                                           const ze_command_queue_desc_t *altdesc,
                                                           ze_command_list_handle_t *phCommandList) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListCreateImmediate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListCreateImmediate", (void **)&ze_real.zeCommandListCreateImmediate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListCreateImmediate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, altdesc, phCommandList);
   }
   ze_depth++;
@@ -3172,13 +3268,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeCommandListDestroy(ze_zeCommandListDestroy_fn *tracer_real,
                                                   const void *tracer_caller,
                                                   ze_command_list_handle_t hCommandList) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListDestroy", (void **)&ze_real.zeCommandListDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -3227,13 +3326,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeCommandListClose(ze_zeCommandListClose_fn *tracer_real,
                                                 const void *tracer_caller,
                                                 ze_command_list_handle_t hCommandList) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListClose_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListClose", (void **)&ze_real.zeCommandListClose);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListClose) &&
@@ -3299,13 +3401,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeCommandListReset(ze_zeCommandListReset_fn *tracer_real,
                                                 const void *tracer_caller,
                                                 ze_command_list_handle_t hCommandList) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListReset", (void **)&ze_real.zeCommandListReset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListReset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   ze_depth++;
@@ -3358,13 +3463,16 @@ static ze_result_t ze_traced_zeCommandListAppendWriteGlobalTimestamp(ze_zeComman
                                                                      ze_event_handle_t hSignalEvent,
                                                                      uint32_t numWaitEvents,
                                                                      ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendWriteGlobalTimestamp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendWriteGlobalTimestamp", (void **)&ze_real.zeCommandListAppendWriteGlobalTimestamp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWriteGlobalTimestamp) &&
@@ -3450,13 +3558,16 @@ static ze_result_t ze_traced_zeCommandListAppendBarrier(ze_zeCommandListAppendBa
                                                         ze_event_handle_t hSignalEvent,
                                                         uint32_t numWaitEvents,
                                                         ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendBarrier", (void **)&ze_real.zeCommandListAppendBarrier);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendBarrier) &&
@@ -3539,13 +3650,16 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryRangesBarrier(ze_zeCommand
                                                                     ze_event_handle_t hSignalEvent,
                                                                     uint32_t numWaitEvents,
                                                                     ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendMemoryRangesBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryRangesBarrier", (void **)&ze_real.zeCommandListAppendMemoryRangesBarrier);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryRangesBarrier__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numRanges, pRangeSizes, pRanges, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3638,13 +3752,16 @@ static ze_result_t ze_traced_zeContextSystemBarrier(ze_zeContextSystemBarrier_fn
                                                     const void *tracer_caller,
                                                     ze_context_handle_t hContext,
                                                     ze_device_handle_t hDevice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeContextSystemBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextSystemBarrier", (void **)&ze_real.zeContextSystemBarrier);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextSystemBarrier) &&
@@ -3718,13 +3835,16 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryCopy(ze_zeCommandListAppen
                                                            ze_event_handle_t hSignalEvent,
                                                            uint32_t numWaitEvents,
                                                            ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendMemoryCopy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopy", (void **)&ze_real.zeCommandListAppendMemoryCopy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3811,13 +3931,16 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryFill(ze_zeCommandListAppen
                                                            ze_event_handle_t hSignalEvent,
                                                            uint32_t numWaitEvents,
                                                            ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendMemoryFill_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryFill", (void **)&ze_real.zeCommandListAppendMemoryFill);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryFill__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, ptr, pattern, pattern_size, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -3911,13 +4034,16 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryCopyRegion(ze_zeCommandLis
                                                                  ze_event_handle_t hSignalEvent,
                                                                  uint32_t numWaitEvents,
                                                                  ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendMemoryCopyRegion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopyRegion", (void **)&ze_real.zeCommandListAppendMemoryCopyRegion);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyRegion__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, dstRegion, dstPitch, dstSlicePitch, srcptr, srcRegion,
                        srcPitch, srcSlicePitch, hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -4024,13 +4150,16 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryCopyFromContext(ze_zeComma
                                                                       ze_event_handle_t hSignalEvent,
                                                                       uint32_t numWaitEvents,
                                                                       ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendMemoryCopyFromContext_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryCopyFromContext", (void **)&ze_real.zeCommandListAppendMemoryCopyFromContext);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryCopyFromContext__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hContextSrc, srcptr, size, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4122,13 +4251,16 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopy(ze_zeCommandListAppend
                                                           ze_event_handle_t hSignalEvent,
                                                           uint32_t numWaitEvents,
                                                           ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendImageCopy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopy", (void **)&ze_real.zeCommandListAppendImageCopy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4221,13 +4353,16 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyRegion(ze_zeCommandList
                                                                 ze_event_handle_t hSignalEvent,
                                                                 uint32_t numWaitEvents,
                                                                 ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendImageCopyRegion_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyRegion", (void **)&ze_real.zeCommandListAppendImageCopyRegion);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyRegion__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, hSrcImage, pDstRegion, pSrcRegion, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -4329,13 +4464,16 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemory(ze_zeCommandLi
                                                                   ze_event_handle_t hSignalEvent,
                                                                   uint32_t numWaitEvents,
                                                                   ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendImageCopyToMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyToMemory", (void **)&ze_real.zeCommandListAppendImageCopyToMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4432,13 +4570,16 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemory(ze_zeCommand
                                                                     ze_event_handle_t hSignalEvent,
                                                                     uint32_t numWaitEvents,
                                                                     ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendImageCopyFromMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyFromMemory", (void **)&ze_real.zeCommandListAppendImageCopyFromMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -4531,13 +4672,16 @@ static ze_result_t ze_traced_zeCommandListAppendMemoryPrefetch(ze_zeCommandListA
                                                                const void *tracer_caller,
                                                                ze_command_list_handle_t hCommandList,
                                                                const void *ptr, size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendMemoryPrefetch_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemoryPrefetch", (void **)&ze_real.zeCommandListAppendMemoryPrefetch);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemoryPrefetch) &&
@@ -4613,13 +4757,16 @@ static ze_result_t ze_traced_zeCommandListAppendMemAdvise(ze_zeCommandListAppend
                                                           ze_device_handle_t hDevice,
                                                           const void *ptr, size_t size,
                                                           ze_memory_advice_t advice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendMemAdvise_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendMemAdvise", (void **)&ze_real.zeCommandListAppendMemAdvise);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDevice, ptr, size, advice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendMemAdvise) &&
@@ -4700,13 +4847,16 @@ static ze_result_t ze_traced_zeEventPoolCreate(ze_zeEventPoolCreate_fn *tracer_r
                                                const ze_event_pool_desc_t *desc,
                                                uint32_t numDevices, ze_device_handle_t *phDevices,
                                                ze_event_pool_handle_t *phEventPool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventPoolCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolCreate", (void **)&ze_real.zeEventPoolCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, desc, numDevices, phDevices, phEventPool);
   }
   ze_depth++;
@@ -4769,13 +4919,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeEventPoolDestroy(ze_zeEventPoolDestroy_fn *tracer_real,
                                                 const void *tracer_caller,
                                                 ze_event_pool_handle_t hEventPool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventPoolDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolDestroy", (void **)&ze_real.zeEventPoolDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolDestroy) &&
@@ -4842,13 +4995,16 @@ static ze_result_t ze_traced_zeEventCreate(ze_zeEventCreate_fn *tracer_real,
                                            const void *tracer_caller,
                                            ze_event_pool_handle_t hEventPool,
                                            const ze_event_desc_t *desc, ze_event_handle_t *phEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventCreate", (void **)&ze_real.zeEventCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool, desc, phEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventCreate) &&
@@ -4921,13 +5077,16 @@ ze_result_t zeEventCreate(ze_event_pool_handle_t hEventPool, const ze_event_desc
 __attribute__((noinline))
 static ze_result_t ze_traced_zeEventDestroy(ze_zeEventDestroy_fn *tracer_real,
                                             const void *tracer_caller, ze_event_handle_t hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventDestroy", (void **)&ze_real.zeEventDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventDestroy) &&
@@ -4994,13 +5153,16 @@ static ze_result_t ze_traced_zeEventPoolGetIpcHandle(ze_zeEventPoolGetIpcHandle_
                                                      const void *tracer_caller,
                                                      ze_event_pool_handle_t hEventPool,
                                                      ze_ipc_event_pool_handle_t *phIpc) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventPoolGetIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolGetIpcHandle", (void **)&ze_real.zeEventPoolGetIpcHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool, phIpc);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolGetIpcHandle) &&
@@ -5072,13 +5234,16 @@ static ze_result_t ze_traced_zeEventPoolOpenIpcHandle(ze_zeEventPoolOpenIpcHandl
                                                       ze_context_handle_t hContext,
                                                       ze_ipc_event_pool_handle_t hIpc,
                                                       ze_event_pool_handle_t *phEventPool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventPoolOpenIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolOpenIpcHandle", (void **)&ze_real.zeEventPoolOpenIpcHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hIpc, phEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolOpenIpcHandle) &&
@@ -5151,13 +5316,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeEventPoolCloseIpcHandle(ze_zeEventPoolCloseIpcHandle_fn *tracer_real,
                                                        const void *tracer_caller,
                                                        ze_event_pool_handle_t hEventPool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventPoolCloseIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventPoolCloseIpcHandle", (void **)&ze_real.zeEventPoolCloseIpcHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEventPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventPoolCloseIpcHandle) &&
@@ -5224,13 +5392,16 @@ static ze_result_t ze_traced_zeCommandListAppendSignalEvent(ze_zeCommandListAppe
                                                             const void *tracer_caller,
                                                             ze_command_list_handle_t hCommandList,
                                                             ze_event_handle_t hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendSignalEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendSignalEvent", (void **)&ze_real.zeCommandListAppendSignalEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendSignalEvent) &&
@@ -5302,13 +5473,16 @@ static ze_result_t ze_traced_zeCommandListAppendWaitOnEvents(ze_zeCommandListApp
                                                              ze_command_list_handle_t hCommandList,
                                                              uint32_t numEvents,
                                                              ze_event_handle_t *phEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendWaitOnEvents_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendWaitOnEvents", (void **)&ze_real.zeCommandListAppendWaitOnEvents);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numEvents, phEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendWaitOnEvents) &&
@@ -5380,13 +5554,16 @@ ze_result_t zeCommandListAppendWaitOnEvents(ze_command_list_handle_t hCommandLis
 __attribute__((noinline))
 static ze_result_t ze_traced_zeEventHostSignal(ze_zeEventHostSignal_fn *tracer_real,
                                                const void *tracer_caller, ze_event_handle_t hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventHostSignal_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostSignal", (void **)&ze_real.zeEventHostSignal);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSignal) &&
@@ -5452,13 +5629,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeEventHostSynchronize(ze_zeEventHostSynchronize_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     ze_event_handle_t hEvent, uint64_t timeout) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventHostSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostSynchronize", (void **)&ze_real.zeEventHostSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, timeout);
   }
   ze_depth++;
@@ -5508,13 +5688,16 @@ ze_result_t zeEventHostSynchronize(ze_event_handle_t hEvent, uint64_t timeout) {
 __attribute__((noinline))
 static ze_result_t ze_traced_zeEventQueryStatus(ze_zeEventQueryStatus_fn *tracer_real,
                                                 const void *tracer_caller, ze_event_handle_t hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventQueryStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryStatus", (void **)&ze_real.zeEventQueryStatus);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryStatus__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   ze_depth++;
@@ -5564,13 +5747,16 @@ static ze_result_t ze_traced_zeCommandListAppendEventReset(ze_zeCommandListAppen
                                                            const void *tracer_caller,
                                                            ze_command_list_handle_t hCommandList,
                                                            ze_event_handle_t hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendEventReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendEventReset", (void **)&ze_real.zeCommandListAppendEventReset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendEventReset) &&
@@ -5639,13 +5825,16 @@ ze_result_t zeCommandListAppendEventReset(ze_command_list_handle_t hCommandList,
 __attribute__((noinline))
 static ze_result_t ze_traced_zeEventHostReset(ze_zeEventHostReset_fn *tracer_real,
                                               const void *tracer_caller, ze_event_handle_t hEvent) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventHostReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventHostReset", (void **)&ze_real.zeEventHostReset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventHostReset) &&
@@ -5712,13 +5901,16 @@ static ze_result_t ze_traced_zeEventQueryKernelTimestamp(ze_zeEventQueryKernelTi
                                                          const void *tracer_caller,
                                                          ze_event_handle_t hEvent,
                                                          ze_kernel_timestamp_result_t *dstptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventQueryKernelTimestamp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryKernelTimestamp", (void **)&ze_real.zeEventQueryKernelTimestamp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, dstptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryKernelTimestamp) &&
@@ -5795,13 +5987,16 @@ static ze_result_t ze_traced_zeCommandListAppendQueryKernelTimestamps(ze_zeComma
                                                                       ze_event_handle_t hSignalEvent,
                                                                       uint32_t numWaitEvents,
                                                                       ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendQueryKernelTimestamps_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendQueryKernelTimestamps", (void **)&ze_real.zeCommandListAppendQueryKernelTimestamps);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendQueryKernelTimestamps__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numEvents, phEvents, dstptr, pOffsets, hSignalEvent,
                        numWaitEvents, phWaitEvents);
   }
@@ -5898,13 +6093,16 @@ static ze_result_t ze_traced_zeFenceCreate(ze_zeFenceCreate_fn *tracer_real,
                                            const void *tracer_caller,
                                            ze_command_queue_handle_t hCommandQueue,
                                            const ze_fence_desc_t *desc, ze_fence_handle_t *phFence) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFenceCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceCreate", (void **)&ze_real.zeFenceCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandQueue, desc, phFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceCreate) &&
@@ -5977,13 +6175,16 @@ ze_result_t zeFenceCreate(ze_command_queue_handle_t hCommandQueue, const ze_fenc
 __attribute__((noinline))
 static ze_result_t ze_traced_zeFenceDestroy(ze_zeFenceDestroy_fn *tracer_real,
                                             const void *tracer_caller, ze_fence_handle_t hFence) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFenceDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceDestroy", (void **)&ze_real.zeFenceDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceDestroy) &&
@@ -6049,13 +6250,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeFenceHostSynchronize(ze_zeFenceHostSynchronize_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     ze_fence_handle_t hFence, uint64_t timeout) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFenceHostSynchronize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceHostSynchronize", (void **)&ze_real.zeFenceHostSynchronize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceHostSynchronize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFence, timeout);
   }
   ze_depth++;
@@ -6105,13 +6309,16 @@ ze_result_t zeFenceHostSynchronize(ze_fence_handle_t hFence, uint64_t timeout) {
 __attribute__((noinline))
 static ze_result_t ze_traced_zeFenceQueryStatus(ze_zeFenceQueryStatus_fn *tracer_real,
                                                 const void *tracer_caller, ze_fence_handle_t hFence) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFenceQueryStatus_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceQueryStatus", (void **)&ze_real.zeFenceQueryStatus);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceQueryStatus) &&
@@ -6176,13 +6383,16 @@ ze_result_t zeFenceQueryStatus(ze_fence_handle_t hFence) {
 __attribute__((noinline))
 static ze_result_t ze_traced_zeFenceReset(ze_zeFenceReset_fn *tracer_real,
                                           const void *tracer_caller, ze_fence_handle_t hFence) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFenceReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFenceReset", (void **)&ze_real.zeFenceReset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFence);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFenceReset) &&
@@ -6250,13 +6460,16 @@ static ze_result_t ze_traced_zeImageGetProperties(ze_zeImageGetProperties_fn *tr
                                                   ze_device_handle_t hDevice,
                                                   const ze_image_desc_t *desc,
                                                   ze_image_properties_t *pImageProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeImageGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetProperties", (void **)&ze_real.zeImageGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, desc, pImageProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetProperties) &&
@@ -6330,13 +6543,16 @@ static ze_result_t ze_traced_zeImageCreate(ze_zeImageCreate_fn *tracer_real,
                                            const void *tracer_caller, ze_context_handle_t hContext,
                                            ze_device_handle_t hDevice, const ze_image_desc_t *desc,
                                            ze_image_handle_t *phImage) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeImageCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageCreate", (void **)&ze_real.zeImageCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageCreate) &&
@@ -6411,13 +6627,16 @@ ze_result_t zeImageCreate(ze_context_handle_t hContext, ze_device_handle_t hDevi
 __attribute__((noinline))
 static ze_result_t ze_traced_zeImageDestroy(ze_zeImageDestroy_fn *tracer_real,
                                             const void *tracer_caller, ze_image_handle_t hImage) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeImageDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageDestroy", (void **)&ze_real.zeImageDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageDestroy) &&
@@ -6487,13 +6706,16 @@ static ze_result_t ze_traced_zeMemAllocShared(ze_zeMemAllocShared_fn *tracer_rea
                                               const ze_host_mem_alloc_desc_t *host_desc,
                                               size_t size, size_t alignment,
                                               ze_device_handle_t hDevice, void **pptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeMemAllocShared_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocShared", (void **)&ze_real.zeMemAllocShared);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocShared__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, device_desc, host_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -6565,13 +6787,16 @@ static ze_result_t ze_traced_zeMemAllocDevice(ze_zeMemAllocDevice_fn *tracer_rea
                                               const ze_device_mem_alloc_desc_t *device_desc,
                                               size_t size, size_t alignment,
                                               ze_device_handle_t hDevice, void **pptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeMemAllocDevice_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocDevice", (void **)&ze_real.zeMemAllocDevice);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocDevice__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, device_desc, size, alignment, hDevice, pptr);
   }
   ze_depth++;
@@ -6637,13 +6862,16 @@ static ze_result_t ze_traced_zeMemAllocHost(ze_zeMemAllocHost_fn *tracer_real,
                                             const void *tracer_caller, ze_context_handle_t hContext,
                                             const ze_host_mem_alloc_desc_t *host_desc, size_t size,
                                             size_t alignment, void **pptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeMemAllocHost_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemAllocHost", (void **)&ze_real.zeMemAllocHost);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemAllocHost__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, host_desc, size, alignment, pptr);
   }
   ze_depth++;
@@ -6704,13 +6932,16 @@ ze_result_t zeMemAllocHost(ze_context_handle_t hContext, const ze_host_mem_alloc
 __attribute__((noinline))
 static ze_result_t ze_traced_zeMemFree(ze_zeMemFree_fn *tracer_real, const void *tracer_caller,
                                        ze_context_handle_t hContext, void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeMemFree_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemFree", (void **)&ze_real.zeMemFree);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFree__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr);
   }
   ze_depth++;
@@ -6763,13 +6994,16 @@ static ze_result_t ze_traced_zeMemGetAllocProperties(ze_zeMemGetAllocProperties_
                                                      ze_context_handle_t hContext, const void *ptr,
                                                      ze_memory_allocation_properties_t *pMemAllocProperties,
                                                      ze_device_handle_t *phDevice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeMemGetAllocProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetAllocProperties", (void **)&ze_real.zeMemGetAllocProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pMemAllocProperties, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAllocProperties) &&
@@ -6847,13 +7081,16 @@ static ze_result_t ze_traced_zeMemGetAddressRange(ze_zeMemGetAddressRange_fn *tr
                                                   const void *tracer_caller,
                                                   ze_context_handle_t hContext, const void *ptr,
                                                   void **pBase, size_t *pSize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeMemGetAddressRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetAddressRange", (void **)&ze_real.zeMemGetAddressRange);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pBase, pSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetAddressRange) &&
@@ -6931,13 +7168,16 @@ static ze_result_t ze_traced_zeMemGetIpcHandle(ze_zeMemGetIpcHandle_fn *tracer_r
                                                const void *tracer_caller,
                                                ze_context_handle_t hContext, const void *ptr,
                                                ze_ipc_mem_handle_t *pIpcHandle) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeMemGetIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemGetIpcHandle", (void **)&ze_real.zeMemGetIpcHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, pIpcHandle);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemGetIpcHandle) &&
@@ -7013,13 +7253,16 @@ static ze_result_t ze_traced_zeMemOpenIpcHandle(ze_zeMemOpenIpcHandle_fn *tracer
                                                 ze_device_handle_t hDevice,
                                                 ze_ipc_mem_handle_t handle,
                                                 ze_ipc_memory_flags_t flags, void **pptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeMemOpenIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemOpenIpcHandle", (void **)&ze_real.zeMemOpenIpcHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, handle, flags, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemOpenIpcHandle) &&
@@ -7096,13 +7339,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeMemCloseIpcHandle(ze_zeMemCloseIpcHandle_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  ze_context_handle_t hContext, const void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeMemCloseIpcHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemCloseIpcHandle", (void **)&ze_real.zeMemCloseIpcHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemCloseIpcHandle) &&
@@ -7173,13 +7419,16 @@ static ze_result_t ze_traced_zeModuleCreate(ze_zeModuleCreate_fn *tracer_real,
                                             const ze_module_desc_t *desc,
                                             ze_module_handle_t *phModule,
                                             ze_module_build_log_handle_t *phBuildLog) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeModuleCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleCreate", (void **)&ze_real.zeModuleCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phModule, phBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleCreate) &&
@@ -7259,13 +7508,16 @@ ze_result_t zeModuleCreate(ze_context_handle_t hContext, ze_device_handle_t hDev
 __attribute__((noinline))
 static ze_result_t ze_traced_zeModuleDestroy(ze_zeModuleDestroy_fn *tracer_real,
                                              const void *tracer_caller, ze_module_handle_t hModule) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeModuleDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleDestroy", (void **)&ze_real.zeModuleDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDestroy) &&
@@ -7332,13 +7584,16 @@ static ze_result_t ze_traced_zeModuleDynamicLink(ze_zeModuleDynamicLink_fn *trac
                                                  const void *tracer_caller, uint32_t numModules,
                                                  ze_module_handle_t *phModules,
                                                  ze_module_build_log_handle_t *phLinkLog) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeModuleDynamicLink_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleDynamicLink", (void **)&ze_real.zeModuleDynamicLink);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(numModules, phModules, phLinkLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleDynamicLink) &&
@@ -7412,13 +7667,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeModuleBuildLogDestroy(ze_zeModuleBuildLogDestroy_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      ze_module_build_log_handle_t hModuleBuildLog) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeModuleBuildLogDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleBuildLogDestroy", (void **)&ze_real.zeModuleBuildLogDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogDestroy) &&
@@ -7486,13 +7744,16 @@ static ze_result_t ze_traced_zeModuleBuildLogGetString(ze_zeModuleBuildLogGetStr
                                                        const void *tracer_caller,
                                                        ze_module_build_log_handle_t hModuleBuildLog,
                                                        size_t *pSize, char *pBuildLog) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeModuleBuildLogGetString_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleBuildLogGetString", (void **)&ze_real.zeModuleBuildLogGetString);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModuleBuildLog, pSize, pBuildLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleBuildLogGetString) &&
@@ -7568,13 +7829,16 @@ static ze_result_t ze_traced_zeModuleGetNativeBinary(ze_zeModuleGetNativeBinary_
                                                      const void *tracer_caller,
                                                      ze_module_handle_t hModule, size_t *pSize,
                                                      uint8_t *pModuleNativeBinary) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeModuleGetNativeBinary_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetNativeBinary", (void **)&ze_real.zeModuleGetNativeBinary);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pSize, pModuleNativeBinary);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetNativeBinary) &&
@@ -7651,13 +7915,16 @@ static ze_result_t ze_traced_zeModuleGetGlobalPointer(ze_zeModuleGetGlobalPointe
                                                       ze_module_handle_t hModule,
                                                       const char *pGlobalName, size_t *pSize,
                                                       void **pptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeModuleGetGlobalPointer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetGlobalPointer", (void **)&ze_real.zeModuleGetGlobalPointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pGlobalName, pSize, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetGlobalPointer) &&
@@ -7735,13 +8002,16 @@ static ze_result_t ze_traced_zeModuleGetKernelNames(ze_zeModuleGetKernelNames_fn
                                                     const void *tracer_caller,
                                                     ze_module_handle_t hModule, uint32_t *pCount,
                                                     const char **pNames) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeModuleGetKernelNames_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetKernelNames", (void **)&ze_real.zeModuleGetKernelNames);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pCount, pNames);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetKernelNames) &&
@@ -7815,13 +8085,16 @@ static ze_result_t ze_traced_zeModuleGetProperties(ze_zeModuleGetProperties_fn *
                                                    const void *tracer_caller,
                                                    ze_module_handle_t hModule,
                                                    ze_module_properties_t *pModuleProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeModuleGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetProperties", (void **)&ze_real.zeModuleGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pModuleProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetProperties) &&
@@ -7892,13 +8165,16 @@ static ze_result_t ze_traced_zeKernelCreate(ze_zeKernelCreate_fn *tracer_real,
                                             const void *tracer_caller, ze_module_handle_t hModule,
                                             const ze_kernel_desc_t *desc,
                                             ze_kernel_handle_t *phKernel) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelCreate", (void **)&ze_real.zeKernelCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, desc, phKernel);
   }
   ze_depth++;
@@ -7953,13 +8229,16 @@ ze_result_t zeKernelCreate(ze_module_handle_t hModule, const ze_kernel_desc_t *d
 __attribute__((noinline))
 static ze_result_t ze_traced_zeKernelDestroy(ze_zeKernelDestroy_fn *tracer_real,
                                              const void *tracer_caller, ze_kernel_handle_t hKernel) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelDestroy", (void **)&ze_real.zeKernelDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelDestroy) &&
@@ -8027,13 +8306,16 @@ static ze_result_t ze_traced_zeModuleGetFunctionPointer(ze_zeModuleGetFunctionPo
                                                         ze_module_handle_t hModule,
                                                         const char *pFunctionName,
                                                         void **pfnFunction) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeModuleGetFunctionPointer_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleGetFunctionPointer", (void **)&ze_real.zeModuleGetFunctionPointer);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, pFunctionName, pfnFunction);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleGetFunctionPointer) &&
@@ -8108,13 +8390,16 @@ static ze_result_t ze_traced_zeKernelSetGroupSize(ze_zeKernelSetGroupSize_fn *tr
                                                   const void *tracer_caller,
                                                   ze_kernel_handle_t hKernel, uint32_t groupSizeX,
                                                   uint32_t groupSizeY, uint32_t groupSizeZ) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelSetGroupSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetGroupSize", (void **)&ze_real.zeKernelSetGroupSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, groupSizeX, groupSizeY, groupSizeZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGroupSize) &&
@@ -8192,13 +8477,16 @@ static ze_result_t ze_traced_zeKernelSuggestGroupSize(ze_zeKernelSuggestGroupSiz
                                                       uint32_t globalSizeX, uint32_t globalSizeY,
                                                       uint32_t globalSizeZ, uint32_t *groupSizeX,
                                                       uint32_t *groupSizeY, uint32_t *groupSizeZ) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelSuggestGroupSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSuggestGroupSize", (void **)&ze_real.zeKernelSuggestGroupSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestGroupSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, globalSizeX, globalSizeY, globalSizeZ, groupSizeX, groupSizeY,
                        groupSizeZ);
   }
@@ -8291,13 +8579,16 @@ static ze_result_t ze_traced_zeKernelSuggestMaxCooperativeGroupCount(ze_zeKernel
                                                                      const void *tracer_caller,
                                                                      ze_kernel_handle_t hKernel,
                                                                      uint32_t *totalGroupCount) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelSuggestMaxCooperativeGroupCount_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSuggestMaxCooperativeGroupCount", (void **)&ze_real.zeKernelSuggestMaxCooperativeGroupCount);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, totalGroupCount);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSuggestMaxCooperativeGroupCount) &&
@@ -8369,13 +8660,16 @@ static ze_result_t ze_traced_zeKernelSetArgumentValue(ze_zeKernelSetArgumentValu
                                                       const void *tracer_caller,
                                                       ze_kernel_handle_t hKernel, uint32_t argIndex,
                                                       size_t argSize, const void *pArgValue) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelSetArgumentValue_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetArgumentValue", (void **)&ze_real.zeKernelSetArgumentValue);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, argIndex, argSize, pArgValue);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetArgumentValue) &&
@@ -8451,13 +8745,16 @@ static ze_result_t ze_traced_zeKernelSetIndirectAccess(ze_zeKernelSetIndirectAcc
                                                        const void *tracer_caller,
                                                        ze_kernel_handle_t hKernel,
                                                        ze_kernel_indirect_access_flags_t flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelSetIndirectAccess_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetIndirectAccess", (void **)&ze_real.zeKernelSetIndirectAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetIndirectAccess) &&
@@ -8528,13 +8825,16 @@ static ze_result_t ze_traced_zeKernelGetIndirectAccess(ze_zeKernelGetIndirectAcc
                                                        const void *tracer_caller,
                                                        ze_kernel_handle_t hKernel,
                                                        ze_kernel_indirect_access_flags_t *pFlags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelGetIndirectAccess_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetIndirectAccess", (void **)&ze_real.zeKernelGetIndirectAccess);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pFlags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetIndirectAccess) &&
@@ -8606,13 +8906,16 @@ static ze_result_t ze_traced_zeKernelGetSourceAttributes(ze_zeKernelGetSourceAtt
                                                          const void *tracer_caller,
                                                          ze_kernel_handle_t hKernel,
                                                          uint32_t *pSize, char **pString) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelGetSourceAttributes_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetSourceAttributes", (void **)&ze_real.zeKernelGetSourceAttributes);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pString);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetSourceAttributes) &&
@@ -8687,13 +8990,16 @@ static ze_result_t ze_traced_zeKernelSetCacheConfig(ze_zeKernelSetCacheConfig_fn
                                                     const void *tracer_caller,
                                                     ze_kernel_handle_t hKernel,
                                                     ze_cache_config_flags_t flags) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelSetCacheConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetCacheConfig", (void **)&ze_real.zeKernelSetCacheConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, flags);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetCacheConfig) &&
@@ -8762,13 +9068,16 @@ static ze_result_t ze_traced_zeKernelGetProperties(ze_zeKernelGetProperties_fn *
                                                    const void *tracer_caller,
                                                    ze_kernel_handle_t hKernel,
                                                    ze_kernel_properties_t *pKernelProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetProperties", (void **)&ze_real.zeKernelGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pKernelProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetProperties) &&
@@ -8838,13 +9147,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeKernelGetName(ze_zeKernelGetName_fn *tracer_real,
                                              const void *tracer_caller, ze_kernel_handle_t hKernel,
                                              size_t *pSize, char *pName) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelGetName_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelGetName", (void **)&ze_real.zeKernelGetName);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pSize, pName);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelGetName) &&
@@ -8921,13 +9233,16 @@ static ze_result_t ze_traced_zeCommandListAppendLaunchKernel(ze_zeCommandListApp
                                                              ze_event_handle_t hSignalEvent,
                                                              uint32_t numWaitEvents,
                                                              ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendLaunchKernel_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchKernel", (void **)&ze_real.zeCommandListAppendLaunchKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -9011,13 +9326,16 @@ static ze_result_t ze_traced_zeCommandListAppendLaunchCooperativeKernel(ze_zeCom
                                                                         ze_event_handle_t hSignalEvent,
                                                                         uint32_t numWaitEvents,
                                                                         ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendLaunchCooperativeKernel_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchCooperativeKernel", (void **)&ze_real.zeCommandListAppendLaunchCooperativeKernel);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchCooperativeKernel__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchFuncArgs, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -9104,13 +9422,16 @@ static ze_result_t ze_traced_zeCommandListAppendLaunchKernelIndirect(ze_zeComman
                                                                      ze_event_handle_t hSignalEvent,
                                                                      uint32_t numWaitEvents,
                                                                      ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendLaunchKernelIndirect_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchKernelIndirect", (void **)&ze_real.zeCommandListAppendLaunchKernelIndirect);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchKernelIndirect__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hKernel, pLaunchArgumentsBuffer, hSignalEvent, numWaitEvents,
                        phWaitEvents);
   }
@@ -9199,13 +9520,16 @@ static ze_result_t ze_traced_zeCommandListAppendLaunchMultipleKernelsIndirect(ze
                                                                               ze_event_handle_t hSignalEvent,
                                                                               uint32_t numWaitEvents,
                                                                               ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendLaunchMultipleKernelsIndirect_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendLaunchMultipleKernelsIndirect", (void **)&ze_real.zeCommandListAppendLaunchMultipleKernelsIndirect);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendLaunchMultipleKernelsIndirect__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, numKernels, phKernels, pCountBuffer, pLaunchArgumentsBuffer,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -9307,13 +9631,16 @@ static ze_result_t ze_traced_zeContextMakeMemoryResident(ze_zeContextMakeMemoryR
                                                          ze_context_handle_t hContext,
                                                          ze_device_handle_t hDevice, void *ptr,
                                                          size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeContextMakeMemoryResident_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextMakeMemoryResident", (void **)&ze_real.zeContextMakeMemoryResident);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeMemoryResident) &&
@@ -9390,13 +9717,16 @@ static ze_result_t ze_traced_zeContextEvictMemory(ze_zeContextEvictMemory_fn *tr
                                                   ze_context_handle_t hContext,
                                                   ze_device_handle_t hDevice, void *ptr,
                                                   size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeContextEvictMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextEvictMemory", (void **)&ze_real.zeContextEvictMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictMemory) &&
@@ -9473,13 +9803,16 @@ static ze_result_t ze_traced_zeContextMakeImageResident(ze_zeContextMakeImageRes
                                                         ze_context_handle_t hContext,
                                                         ze_device_handle_t hDevice,
                                                         ze_image_handle_t hImage) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeContextMakeImageResident_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextMakeImageResident", (void **)&ze_real.zeContextMakeImageResident);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextMakeImageResident) &&
@@ -9554,13 +9887,16 @@ static ze_result_t ze_traced_zeContextEvictImage(ze_zeContextEvictImage_fn *trac
                                                  ze_context_handle_t hContext,
                                                  ze_device_handle_t hDevice,
                                                  ze_image_handle_t hImage) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeContextEvictImage_fn *)tracer_resolve(
         "libze_loader.so.1", "zeContextEvictImage", (void **)&ze_real.zeContextEvictImage);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hImage);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeContextEvictImage) &&
@@ -9636,13 +9972,16 @@ static ze_result_t ze_traced_zeSamplerCreate(ze_zeSamplerCreate_fn *tracer_real,
                                              ze_device_handle_t hDevice,
                                              const ze_sampler_desc_t *desc,
                                              ze_sampler_handle_t *phSampler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeSamplerCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zeSamplerCreate", (void **)&ze_real.zeSamplerCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerCreate) &&
@@ -9718,13 +10057,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeSamplerDestroy(ze_zeSamplerDestroy_fn *tracer_real,
                                               const void *tracer_caller,
                                               ze_sampler_handle_t hSampler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeSamplerDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zeSamplerDestroy", (void **)&ze_real.zeSamplerDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hSampler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeSamplerDestroy) &&
@@ -9791,13 +10133,16 @@ static ze_result_t ze_traced_zeVirtualMemReserve(ze_zeVirtualMemReserve_fn *trac
                                                  const void *tracer_caller,
                                                  ze_context_handle_t hContext, const void *pStart,
                                                  size_t size, void **pptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeVirtualMemReserve_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemReserve", (void **)&ze_real.zeVirtualMemReserve);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, pStart, size, pptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemReserve) &&
@@ -9874,13 +10219,16 @@ static ze_result_t ze_traced_zeVirtualMemFree(ze_zeVirtualMemFree_fn *tracer_rea
                                               const void *tracer_caller,
                                               ze_context_handle_t hContext, const void *ptr,
                                               size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeVirtualMemFree_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemFree", (void **)&ze_real.zeVirtualMemFree);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemFree) &&
@@ -9952,13 +10300,16 @@ static ze_result_t ze_traced_zeVirtualMemQueryPageSize(ze_zeVirtualMemQueryPageS
                                                        ze_context_handle_t hContext,
                                                        ze_device_handle_t hDevice, size_t size,
                                                        size_t *pagesize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeVirtualMemQueryPageSize_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemQueryPageSize", (void **)&ze_real.zeVirtualMemQueryPageSize);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, size, pagesize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemQueryPageSize) &&
@@ -10037,13 +10388,16 @@ static ze_result_t ze_traced_zePhysicalMemCreate(ze_zePhysicalMemCreate_fn *trac
                                                  ze_device_handle_t hDevice,
                                                  ze_physical_mem_desc_t *desc,
                                                  ze_physical_mem_handle_t *phPhysicalMemory) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zePhysicalMemCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zePhysicalMemCreate", (void **)&ze_real.zePhysicalMemCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, phPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemCreate) &&
@@ -10121,13 +10475,16 @@ static ze_result_t ze_traced_zePhysicalMemDestroy(ze_zePhysicalMemDestroy_fn *tr
                                                   const void *tracer_caller,
                                                   ze_context_handle_t hContext,
                                                   ze_physical_mem_handle_t hPhysicalMemory) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zePhysicalMemDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zePhysicalMemDestroy", (void **)&ze_real.zePhysicalMemDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hPhysicalMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zePhysicalMemDestroy) &&
@@ -10199,13 +10556,16 @@ static ze_result_t ze_traced_zeVirtualMemMap(ze_zeVirtualMemMap_fn *tracer_real,
                                              ze_context_handle_t hContext, const void *ptr,
                                              size_t size, ze_physical_mem_handle_t hPhysicalMemory,
                                              size_t offset, ze_memory_access_attribute_t access) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeVirtualMemMap_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemMap", (void **)&ze_real.zeVirtualMemMap);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, hPhysicalMemory, offset, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemMap) &&
@@ -10287,13 +10647,16 @@ static ze_result_t ze_traced_zeVirtualMemUnmap(ze_zeVirtualMemUnmap_fn *tracer_r
                                                const void *tracer_caller,
                                                ze_context_handle_t hContext, const void *ptr,
                                                size_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeVirtualMemUnmap_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemUnmap", (void **)&ze_real.zeVirtualMemUnmap);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemUnmap) &&
@@ -10365,13 +10728,16 @@ static ze_result_t ze_traced_zeVirtualMemSetAccessAttribute(ze_zeVirtualMemSetAc
                                                             ze_context_handle_t hContext,
                                                             const void *ptr, size_t size,
                                                             ze_memory_access_attribute_t access) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeVirtualMemSetAccessAttribute_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemSetAccessAttribute", (void **)&ze_real.zeVirtualMemSetAccessAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemSetAccessAttribute) &&
@@ -10449,13 +10815,16 @@ static ze_result_t ze_traced_zeVirtualMemGetAccessAttribute(ze_zeVirtualMemGetAc
                                                             const void *ptr, size_t size,
                                                             ze_memory_access_attribute_t *access,
                                                             size_t *outSize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeVirtualMemGetAccessAttribute_fn *)tracer_resolve(
         "libze_loader.so.1", "zeVirtualMemGetAccessAttribute", (void **)&ze_real.zeVirtualMemGetAccessAttribute);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, ptr, size, access, outSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeVirtualMemGetAccessAttribute) &&
@@ -10537,13 +10906,16 @@ static ze_result_t ze_traced_zeKernelSetGlobalOffsetExp(ze_zeKernelSetGlobalOffs
                                                         ze_kernel_handle_t hKernel,
                                                         uint32_t offsetX, uint32_t offsetY,
                                                         uint32_t offsetZ) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelSetGlobalOffsetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSetGlobalOffsetExp", (void **)&ze_real.zeKernelSetGlobalOffsetExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, offsetX, offsetY, offsetZ);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSetGlobalOffsetExp) &&
@@ -10619,13 +10991,16 @@ static ze_result_t ze_traced_zeDeviceReserveCacheExt(ze_zeDeviceReserveCacheExt_
                                                      const void *tracer_caller,
                                                      ze_device_handle_t hDevice, size_t cacheLevel,
                                                      size_t cacheReservationSize) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceReserveCacheExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceReserveCacheExt", (void **)&ze_real.zeDeviceReserveCacheExt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, cacheLevel, cacheReservationSize);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceReserveCacheExt) &&
@@ -10700,13 +11075,16 @@ static ze_result_t ze_traced_zeDeviceSetCacheAdviceExt(ze_zeDeviceSetCacheAdvice
                                                        ze_device_handle_t hDevice, void *ptr,
                                                        size_t regionSize,
                                                        ze_cache_ext_region_t cacheRegion) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceSetCacheAdviceExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceSetCacheAdviceExt", (void **)&ze_real.zeDeviceSetCacheAdviceExt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, ptr, regionSize, cacheRegion);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceSetCacheAdviceExt) &&
@@ -10783,13 +11161,16 @@ static ze_result_t ze_traced_zeEventQueryTimestampsExp(ze_zeEventQueryTimestamps
                                                        ze_event_handle_t hEvent,
                                                        ze_device_handle_t hDevice, uint32_t *pCount,
                                                        ze_kernel_timestamp_result_t *pTimestamps) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeEventQueryTimestampsExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeEventQueryTimestampsExp", (void **)&ze_real.zeEventQueryTimestampsExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEvent, hDevice, pCount, pTimestamps);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeEventQueryTimestampsExp) &&
@@ -10866,13 +11247,16 @@ static ze_result_t ze_traced_zeImageGetMemoryPropertiesExp(ze_zeImageGetMemoryPr
                                                            const void *tracer_caller,
                                                            ze_image_handle_t hImage,
                                                            ze_image_memory_properties_exp_t *pMemoryProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeImageGetMemoryPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetMemoryPropertiesExp", (void **)&ze_real.zeImageGetMemoryPropertiesExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hImage, pMemoryProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetMemoryPropertiesExp) &&
@@ -10946,13 +11330,16 @@ static ze_result_t ze_traced_zeImageViewCreateExp(ze_zeImageViewCreateExp_fn *tr
                                                   const ze_image_desc_t *desc,
                                                   ze_image_handle_t hImage,
                                                   ze_image_handle_t *phImageView) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeImageViewCreateExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageViewCreateExp", (void **)&ze_real.zeImageViewCreateExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, desc, hImage, phImageView);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageViewCreateExp) &&
@@ -11033,13 +11420,16 @@ static ze_result_t ze_traced_zeKernelSchedulingHintExp(ze_zeKernelSchedulingHint
                                                        const void *tracer_caller,
                                                        ze_kernel_handle_t hKernel,
                                                        ze_scheduling_hint_exp_desc_t *pHint) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeKernelSchedulingHintExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeKernelSchedulingHintExp", (void **)&ze_real.zeKernelSchedulingHintExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pHint);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeKernelSchedulingHintExp) &&
@@ -11110,13 +11500,16 @@ static ze_result_t ze_traced_zeDevicePciGetPropertiesExt(ze_zeDevicePciGetProper
                                                          const void *tracer_caller,
                                                          ze_device_handle_t hDevice,
                                                          ze_pci_ext_properties_t *pPciProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDevicePciGetPropertiesExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDevicePciGetPropertiesExt", (void **)&ze_real.zeDevicePciGetPropertiesExt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pPciProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDevicePciGetPropertiesExt) &&
@@ -11194,13 +11587,16 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyToMemoryExt(ze_zeComman
                                                                      ze_event_handle_t hSignalEvent,
                                                                      uint32_t numWaitEvents,
                                                                      ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendImageCopyToMemoryExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyToMemoryExt", (void **)&ze_real.zeCommandListAppendImageCopyToMemoryExt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyToMemoryExt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, dstptr, hSrcImage, pSrcRegion, destRowPitch, destSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -11307,13 +11703,16 @@ static ze_result_t ze_traced_zeCommandListAppendImageCopyFromMemoryExt(ze_zeComm
                                                                        ze_event_handle_t hSignalEvent,
                                                                        uint32_t numWaitEvents,
                                                                        ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeCommandListAppendImageCopyFromMemoryExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeCommandListAppendImageCopyFromMemoryExt", (void **)&ze_real.zeCommandListAppendImageCopyFromMemoryExt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeCommandListAppendImageCopyFromMemoryExt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hDstImage, srcptr, pDstRegion, srcRowPitch, srcSlicePitch,
                        hSignalEvent, numWaitEvents, phWaitEvents);
   }
@@ -11416,13 +11815,16 @@ static ze_result_t ze_traced_zeImageGetAllocPropertiesExt(ze_zeImageGetAllocProp
                                                           ze_context_handle_t hContext,
                                                           ze_image_handle_t hImage,
                                                           ze_image_allocation_ext_properties_t *pImageAllocProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeImageGetAllocPropertiesExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeImageGetAllocPropertiesExt", (void **)&ze_real.zeImageGetAllocPropertiesExt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hImage, pImageAllocProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeImageGetAllocPropertiesExt) &&
@@ -11498,13 +11900,16 @@ static ze_result_t ze_traced_zeModuleInspectLinkageExt(ze_zeModuleInspectLinkage
                                                        uint32_t numModules,
                                                        ze_module_handle_t *phModules,
                                                        ze_module_build_log_handle_t *phLog) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeModuleInspectLinkageExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeModuleInspectLinkageExt", (void **)&ze_real.zeModuleInspectLinkageExt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(pInspectDesc, numModules, phModules, phLog);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeModuleInspectLinkageExt) &&
@@ -11581,13 +11986,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zeMemFreeExt(ze_zeMemFreeExt_fn *tracer_real,
                                           const void *tracer_caller, ze_context_handle_t hContext,
                                           const ze_memory_free_ext_desc_t *pMemFreeDesc, void *ptr) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeMemFreeExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zeMemFreeExt", (void **)&ze_real.zeMemFreeExt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, pMemFreeDesc, ptr);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeMemFreeExt) &&
@@ -11661,13 +12069,16 @@ static ze_result_t ze_traced_zeFabricVertexGetExp(ze_zeFabricVertexGetExp_fn *tr
                                                   const void *tracer_caller,
                                                   ze_driver_handle_t hDriver, uint32_t *pCount,
                                                   ze_fabric_vertex_handle_t *phVertices) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFabricVertexGetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetExp", (void **)&ze_real.zeFabricVertexGetExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, pCount, phVertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetExp) &&
@@ -11743,13 +12154,16 @@ static ze_result_t ze_traced_zeFabricVertexGetSubVerticesExp(ze_zeFabricVertexGe
                                                              ze_fabric_vertex_handle_t hVertex,
                                                              uint32_t *pCount,
                                                              ze_fabric_vertex_handle_t *phSubvertices) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFabricVertexGetSubVerticesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetSubVerticesExp", (void **)&ze_real.zeFabricVertexGetSubVerticesExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertex, pCount, phSubvertices);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetSubVerticesExp) &&
@@ -11824,13 +12238,16 @@ static ze_result_t ze_traced_zeFabricVertexGetPropertiesExp(ze_zeFabricVertexGet
                                                             const void *tracer_caller,
                                                             ze_fabric_vertex_handle_t hVertex,
                                                             ze_fabric_vertex_exp_properties_t *pVertexProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFabricVertexGetPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetPropertiesExp", (void **)&ze_real.zeFabricVertexGetPropertiesExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertex, pVertexProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetPropertiesExp) &&
@@ -11901,13 +12318,16 @@ static ze_result_t ze_traced_zeFabricVertexGetDeviceExp(ze_zeFabricVertexGetDevi
                                                         const void *tracer_caller,
                                                         ze_fabric_vertex_handle_t hVertex,
                                                         ze_device_handle_t *phDevice) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFabricVertexGetDeviceExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricVertexGetDeviceExp", (void **)&ze_real.zeFabricVertexGetDeviceExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertex, phDevice);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricVertexGetDeviceExp) &&
@@ -11979,13 +12399,16 @@ static ze_result_t ze_traced_zeDeviceGetFabricVertexExp(ze_zeDeviceGetFabricVert
                                                         const void *tracer_caller,
                                                         ze_device_handle_t hDevice,
                                                         ze_fabric_vertex_handle_t *phVertex) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeDeviceGetFabricVertexExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeDeviceGetFabricVertexExp", (void **)&ze_real.zeDeviceGetFabricVertexExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, phVertex);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeDeviceGetFabricVertexExp) &&
@@ -12058,13 +12481,16 @@ static ze_result_t ze_traced_zeFabricEdgeGetExp(ze_zeFabricEdgeGetExp_fn *tracer
                                                 ze_fabric_vertex_handle_t hVertexA,
                                                 ze_fabric_vertex_handle_t hVertexB,
                                                 uint32_t *pCount, ze_fabric_edge_handle_t *phEdges) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFabricEdgeGetExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetExp", (void **)&ze_real.zeFabricEdgeGetExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hVertexA, hVertexB, pCount, phEdges);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetExp) &&
@@ -12143,13 +12569,16 @@ static ze_result_t ze_traced_zeFabricEdgeGetVerticesExp(ze_zeFabricEdgeGetVertic
                                                         ze_fabric_edge_handle_t hEdge,
                                                         ze_fabric_vertex_handle_t *phVertexA,
                                                         ze_fabric_vertex_handle_t *phVertexB) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFabricEdgeGetVerticesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetVerticesExp", (void **)&ze_real.zeFabricEdgeGetVerticesExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEdge, phVertexA, phVertexB);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetVerticesExp) &&
@@ -12226,13 +12655,16 @@ static ze_result_t ze_traced_zeFabricEdgeGetPropertiesExp(ze_zeFabricEdgeGetProp
                                                           const void *tracer_caller,
                                                           ze_fabric_edge_handle_t hEdge,
                                                           ze_fabric_edge_exp_properties_t *pEdgeProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeFabricEdgeGetPropertiesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zeFabricEdgeGetPropertiesExp", (void **)&ze_real.zeFabricEdgeGetPropertiesExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEdge, pEdgeProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zeFabricEdgeGetPropertiesExp) &&
@@ -12304,13 +12736,16 @@ static ze_result_t ze_traced_zetModuleGetDebugInfo(ze_zetModuleGetDebugInfo_fn *
                                                    zet_module_handle_t hModule,
                                                    zet_module_debug_info_format_t format,
                                                    size_t *pSize, uint8_t *pDebugInfo) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetModuleGetDebugInfo_fn *)tracer_resolve(
         "libze_loader.so.1", "zetModuleGetDebugInfo", (void **)&ze_real.zetModuleGetDebugInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hModule, format, pSize, pDebugInfo);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetModuleGetDebugInfo) &&
@@ -12389,13 +12824,16 @@ static ze_result_t ze_traced_zetDeviceGetDebugProperties(ze_zetDeviceGetDebugPro
                                                          const void *tracer_caller,
                                                          zet_device_handle_t hDevice,
                                                          zet_device_debug_properties_t *pDebugProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDeviceGetDebugProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDeviceGetDebugProperties", (void **)&ze_real.zetDeviceGetDebugProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pDebugProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDeviceGetDebugProperties) &&
@@ -12466,13 +12904,16 @@ static ze_result_t ze_traced_zetDebugAttach(ze_zetDebugAttach_fn *tracer_real,
                                             const void *tracer_caller, zet_device_handle_t hDevice,
                                             const zet_debug_config_t *config,
                                             zet_debug_session_handle_t *phDebug) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDebugAttach_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugAttach", (void **)&ze_real.zetDebugAttach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, config, phDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAttach) &&
@@ -12546,13 +12987,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zetDebugDetach(ze_zetDebugDetach_fn *tracer_real,
                                             const void *tracer_caller,
                                             zet_debug_session_handle_t hDebug) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDebugDetach_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugDetach", (void **)&ze_real.zetDebugDetach);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugDetach) &&
@@ -12619,13 +13063,16 @@ static ze_result_t ze_traced_zetDebugReadEvent(ze_zetDebugReadEvent_fn *tracer_r
                                                const void *tracer_caller,
                                                zet_debug_session_handle_t hDebug, uint64_t timeout,
                                                zet_debug_event_t *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDebugReadEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadEvent", (void **)&ze_real.zetDebugReadEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, timeout, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadEvent) &&
@@ -12699,13 +13146,16 @@ static ze_result_t ze_traced_zetDebugAcknowledgeEvent(ze_zetDebugAcknowledgeEven
                                                       const void *tracer_caller,
                                                       zet_debug_session_handle_t hDebug,
                                                       const zet_debug_event_t *event) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDebugAcknowledgeEvent_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugAcknowledgeEvent", (void **)&ze_real.zetDebugAcknowledgeEvent);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, event);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugAcknowledgeEvent) &&
@@ -12775,13 +13225,16 @@ static ze_result_t ze_traced_zetDebugInterrupt(ze_zetDebugInterrupt_fn *tracer_r
                                                const void *tracer_caller,
                                                zet_debug_session_handle_t hDebug,
                                                ze_device_thread_t thread) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDebugInterrupt_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugInterrupt", (void **)&ze_real.zetDebugInterrupt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugInterrupt) &&
@@ -12849,13 +13302,16 @@ static ze_result_t ze_traced_zetDebugResume(ze_zetDebugResume_fn *tracer_real,
                                             const void *tracer_caller,
                                             zet_debug_session_handle_t hDebug,
                                             ze_device_thread_t thread) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDebugResume_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugResume", (void **)&ze_real.zetDebugResume);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugResume) &&
@@ -12925,13 +13381,16 @@ static ze_result_t ze_traced_zetDebugReadMemory(ze_zetDebugReadMemory_fn *tracer
                                                 ze_device_thread_t thread,
                                                 const zet_debug_memory_space_desc_t *desc,
                                                 size_t size, void *buffer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDebugReadMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadMemory", (void **)&ze_real.zetDebugReadMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadMemory) &&
@@ -13010,13 +13469,16 @@ static ze_result_t ze_traced_zetDebugWriteMemory(ze_zetDebugWriteMemory_fn *trac
                                                  ze_device_thread_t thread,
                                                  const zet_debug_memory_space_desc_t *desc,
                                                  size_t size, const void *buffer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDebugWriteMemory_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugWriteMemory", (void **)&ze_real.zetDebugWriteMemory);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, desc, size, buffer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteMemory) &&
@@ -13095,13 +13557,16 @@ static ze_result_t ze_traced_zetDebugGetRegisterSetProperties(ze_zetDebugGetRegi
                                                               zet_device_handle_t hDevice,
                                                               uint32_t *pCount,
                                                               zet_debug_regset_properties_t *pRegisterSetProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDebugGetRegisterSetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugGetRegisterSetProperties", (void **)&ze_real.zetDebugGetRegisterSetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pRegisterSetProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugGetRegisterSetProperties) &&
@@ -13178,13 +13643,16 @@ static ze_result_t ze_traced_zetDebugReadRegisters(ze_zetDebugReadRegisters_fn *
                                                    ze_device_thread_t thread, uint32_t type,
                                                    uint32_t start, uint32_t count,
                                                    void *pRegisterValues) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDebugReadRegisters_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugReadRegisters", (void **)&ze_real.zetDebugReadRegisters);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugReadRegisters) &&
@@ -13267,13 +13735,16 @@ static ze_result_t ze_traced_zetDebugWriteRegisters(ze_zetDebugWriteRegisters_fn
                                                     ze_device_thread_t thread, uint32_t type,
                                                     uint32_t start, uint32_t count,
                                                     void *pRegisterValues) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetDebugWriteRegisters_fn *)tracer_resolve(
         "libze_loader.so.1", "zetDebugWriteRegisters", (void **)&ze_real.zetDebugWriteRegisters);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDebug, thread, type, start, count, pRegisterValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetDebugWriteRegisters) &&
@@ -13354,13 +13825,16 @@ static ze_result_t ze_traced_zetMetricGroupGet(ze_zetMetricGroupGet_fn *tracer_r
                                                const void *tracer_caller,
                                                zet_device_handle_t hDevice, uint32_t *pCount,
                                                zet_metric_group_handle_t *phMetricGroups) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricGroupGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupGet", (void **)&ze_real.zetMetricGroupGet);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGet) &&
@@ -13435,13 +13909,16 @@ static ze_result_t ze_traced_zetMetricGroupGetProperties(ze_zetMetricGroupGetPro
                                                          const void *tracer_caller,
                                                          zet_metric_group_handle_t hMetricGroup,
                                                          zet_metric_group_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricGroupGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupGetProperties", (void **)&ze_real.zetMetricGroupGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupGetProperties) &&
@@ -13516,13 +13993,16 @@ static ze_result_t ze_traced_zetMetricGroupCalculateMetricValues(ze_zetMetricGro
                                                                  const uint8_t *pRawData,
                                                                  uint32_t *pMetricValueCount,
                                                                  zet_typed_value_t *pMetricValues) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricGroupCalculateMetricValues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupCalculateMetricValues", (void **)&ze_real.zetMetricGroupCalculateMetricValues);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pMetricValueCount, pMetricValues);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMetricValues) &&
@@ -13609,13 +14089,16 @@ static ze_result_t ze_traced_zetMetricGet(ze_zetMetricGet_fn *tracer_real,
                                           const void *tracer_caller,
                                           zet_metric_group_handle_t hMetricGroup, uint32_t *pCount,
                                           zet_metric_handle_t *phMetrics) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricGet_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGet", (void **)&ze_real.zetMetricGet);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, pCount, phMetrics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGet) &&
@@ -13690,13 +14173,16 @@ static ze_result_t ze_traced_zetMetricGetProperties(ze_zetMetricGetProperties_fn
                                                     const void *tracer_caller,
                                                     zet_metric_handle_t hMetric,
                                                     zet_metric_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGetProperties", (void **)&ze_real.zetMetricGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetric, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGetProperties) &&
@@ -13768,13 +14254,16 @@ static ze_result_t ze_traced_zetContextActivateMetricGroups(ze_zetContextActivat
                                                             zet_device_handle_t hDevice,
                                                             uint32_t count,
                                                             zet_metric_group_handle_t *phMetricGroups) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetContextActivateMetricGroups_fn *)tracer_resolve(
         "libze_loader.so.1", "zetContextActivateMetricGroups", (void **)&ze_real.zetContextActivateMetricGroups);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, count, phMetricGroups);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetContextActivateMetricGroups) &&
@@ -13855,13 +14344,16 @@ static ze_result_t ze_traced_zetMetricStreamerOpen(ze_zetMetricStreamerOpen_fn *
                                                    zet_metric_streamer_desc_t *desc,
                                                    ze_event_handle_t hNotificationEvent,
                                                    zet_metric_streamer_handle_t *phMetricStreamer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricStreamerOpen_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerOpen", (void **)&ze_real.zetMetricStreamerOpen);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, hNotificationEvent, phMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerOpen) &&
@@ -13950,13 +14442,16 @@ static ze_result_t ze_traced_zetCommandListAppendMetricStreamerMarker(ze_zetComm
                                                                       zet_command_list_handle_t hCommandList,
                                                                       zet_metric_streamer_handle_t hMetricStreamer,
                                                                       uint32_t value) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetCommandListAppendMetricStreamerMarker_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricStreamerMarker", (void **)&ze_real.zetCommandListAppendMetricStreamerMarker);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricStreamer, value);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricStreamerMarker) &&
@@ -14031,13 +14526,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zetMetricStreamerClose(ze_zetMetricStreamerClose_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     zet_metric_streamer_handle_t hMetricStreamer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricStreamerClose_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerClose", (void **)&ze_real.zetMetricStreamerClose);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerClose) &&
@@ -14105,13 +14603,16 @@ static ze_result_t ze_traced_zetMetricStreamerReadData(ze_zetMetricStreamerReadD
                                                        zet_metric_streamer_handle_t hMetricStreamer,
                                                        uint32_t maxReportCount,
                                                        size_t *pRawDataSize, uint8_t *pRawData) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricStreamerReadData_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricStreamerReadData", (void **)&ze_real.zetMetricStreamerReadData);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricStreamer, maxReportCount, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricStreamerReadData) &&
@@ -14193,13 +14694,16 @@ static ze_result_t ze_traced_zetMetricQueryPoolCreate(ze_zetMetricQueryPoolCreat
                                                       zet_metric_group_handle_t hMetricGroup,
                                                       const zet_metric_query_pool_desc_t *desc,
                                                       zet_metric_query_pool_handle_t *phMetricQueryPool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricQueryPoolCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryPoolCreate", (void **)&ze_real.zetMetricQueryPoolCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, hDevice, hMetricGroup, desc, phMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolCreate) &&
@@ -14280,13 +14784,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zetMetricQueryPoolDestroy(ze_zetMetricQueryPoolDestroy_fn *tracer_real,
                                                        const void *tracer_caller,
                                                        zet_metric_query_pool_handle_t hMetricQueryPool) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricQueryPoolDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryPoolDestroy", (void **)&ze_real.zetMetricQueryPoolDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryPoolDestroy) &&
@@ -14355,13 +14862,16 @@ static ze_result_t ze_traced_zetMetricQueryCreate(ze_zetMetricQueryCreate_fn *tr
                                                   zet_metric_query_pool_handle_t hMetricQueryPool,
                                                   uint32_t index,
                                                   zet_metric_query_handle_t *phMetricQuery) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricQueryCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryCreate", (void **)&ze_real.zetMetricQueryCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQueryPool, index, phMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryCreate) &&
@@ -14435,13 +14945,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zetMetricQueryDestroy(ze_zetMetricQueryDestroy_fn *tracer_real,
                                                    const void *tracer_caller,
                                                    zet_metric_query_handle_t hMetricQuery) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricQueryDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryDestroy", (void **)&ze_real.zetMetricQueryDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryDestroy) &&
@@ -14507,13 +15020,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zetMetricQueryReset(ze_zetMetricQueryReset_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  zet_metric_query_handle_t hMetricQuery) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricQueryReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryReset", (void **)&ze_real.zetMetricQueryReset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryReset) &&
@@ -14580,13 +15096,16 @@ static ze_result_t ze_traced_zetCommandListAppendMetricQueryBegin(ze_zetCommandL
                                                                   const void *tracer_caller,
                                                                   zet_command_list_handle_t hCommandList,
                                                                   zet_metric_query_handle_t hMetricQuery) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetCommandListAppendMetricQueryBegin_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricQueryBegin", (void **)&ze_real.zetCommandListAppendMetricQueryBegin);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryBegin) &&
@@ -14660,13 +15179,16 @@ static ze_result_t ze_traced_zetCommandListAppendMetricQueryEnd(ze_zetCommandLis
                                                                 ze_event_handle_t hSignalEvent,
                                                                 uint32_t numWaitEvents,
                                                                 ze_event_handle_t *phWaitEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetCommandListAppendMetricQueryEnd_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricQueryEnd", (void **)&ze_real.zetCommandListAppendMetricQueryEnd);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList, hMetricQuery, hSignalEvent, numWaitEvents, phWaitEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricQueryEnd) &&
@@ -14749,13 +15271,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zetCommandListAppendMetricMemoryBarrier(ze_zetCommandListAppendMetricMemoryBarrier_fn *tracer_real,
                                                                      const void *tracer_caller,
                                                                      zet_command_list_handle_t hCommandList) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetCommandListAppendMetricMemoryBarrier_fn *)tracer_resolve(
         "libze_loader.so.1", "zetCommandListAppendMetricMemoryBarrier", (void **)&ze_real.zetCommandListAppendMetricMemoryBarrier);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hCommandList);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetCommandListAppendMetricMemoryBarrier) &&
@@ -14823,13 +15348,16 @@ static ze_result_t ze_traced_zetMetricQueryGetData(ze_zetMetricQueryGetData_fn *
                                                    const void *tracer_caller,
                                                    zet_metric_query_handle_t hMetricQuery,
                                                    size_t *pRawDataSize, uint8_t *pRawData) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricQueryGetData_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricQueryGetData", (void **)&ze_real.zetMetricQueryGetData);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricQuery, pRawDataSize, pRawData);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricQueryGetData) &&
@@ -14904,13 +15432,16 @@ static ze_result_t ze_traced_zetKernelGetProfileInfo(ze_zetKernelGetProfileInfo_
                                                      const void *tracer_caller,
                                                      zet_kernel_handle_t hKernel,
                                                      zet_profile_properties_t *pProfileProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetKernelGetProfileInfo_fn *)tracer_resolve(
         "libze_loader.so.1", "zetKernelGetProfileInfo", (void **)&ze_real.zetKernelGetProfileInfo);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hKernel, pProfileProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetKernelGetProfileInfo) &&
@@ -14982,13 +15513,16 @@ static ze_result_t ze_traced_zetTracerExpCreate(ze_zetTracerExpCreate_fn *tracer
                                                 zet_context_handle_t hContext,
                                                 const zet_tracer_exp_desc_t *desc,
                                                 zet_tracer_exp_handle_t *phTracer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetTracerExpCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpCreate", (void **)&ze_real.zetTracerExpCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hContext, desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpCreate) &&
@@ -15062,13 +15596,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zetTracerExpDestroy(ze_zetTracerExpDestroy_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  zet_tracer_exp_handle_t hTracer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetTracerExpDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpDestroy", (void **)&ze_real.zetTracerExpDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpDestroy) &&
@@ -15135,13 +15672,16 @@ static ze_result_t ze_traced_zetTracerExpSetPrologues(ze_zetTracerExpSetPrologue
                                                       const void *tracer_caller,
                                                       zet_tracer_exp_handle_t hTracer,
                                                       zet_core_callbacks_t *pCoreCbs) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetTracerExpSetPrologues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetPrologues", (void **)&ze_real.zetTracerExpSetPrologues);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetPrologues) &&
@@ -15211,13 +15751,16 @@ static ze_result_t ze_traced_zetTracerExpSetEpilogues(ze_zetTracerExpSetEpilogue
                                                       const void *tracer_caller,
                                                       zet_tracer_exp_handle_t hTracer,
                                                       zet_core_callbacks_t *pCoreCbs) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetTracerExpSetEpilogues_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetEpilogues", (void **)&ze_real.zetTracerExpSetEpilogues);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEpilogues) &&
@@ -15287,13 +15830,16 @@ static ze_result_t ze_traced_zetTracerExpSetEnabled(ze_zetTracerExpSetEnabled_fn
                                                     const void *tracer_caller,
                                                     zet_tracer_exp_handle_t hTracer,
                                                     ze_bool_t enable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetTracerExpSetEnabled_fn *)tracer_resolve(
         "libze_loader.so.1", "zetTracerExpSetEnabled", (void **)&ze_real.zetTracerExpSetEnabled);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zetTracerExpSetEnabled) &&
@@ -15368,13 +15914,16 @@ static ze_result_t ze_traced_zetMetricGroupCalculateMultipleMetricValuesExp(ze_z
                                                                             uint32_t *pTotalMetricValueCount,
                                                                             uint32_t *pMetricCounts,
                                                                             zet_typed_value_t *pMetricValues) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetMetricGroupCalculateMultipleMetricValuesExp_fn *)tracer_resolve(
         "libze_loader.so.1", "zetMetricGroupCalculateMultipleMetricValuesExp", (void **)&ze_real.zetMetricGroupCalculateMultipleMetricValuesExp);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetMetricGroupCalculateMultipleMetricValuesExp__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMetricGroup, type, rawDataSize, pRawData, pSetCount, pTotalMetricValueCount,
                        pMetricCounts, pMetricValues);
   }
@@ -15475,13 +16024,16 @@ static ze_result_t ze_traced_zesDeviceGetProperties(ze_zesDeviceGetProperties_fn
                                                     const void *tracer_caller,
                                                     zes_device_handle_t hDevice,
                                                     zes_device_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetProperties", (void **)&ze_real.zesDeviceGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetProperties) &&
@@ -15551,13 +16103,16 @@ static ze_result_t ze_traced_zesDeviceGetState(ze_zesDeviceGetState_fn *tracer_r
                                                const void *tracer_caller,
                                                zes_device_handle_t hDevice,
                                                zes_device_state_t *pState) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetState", (void **)&ze_real.zesDeviceGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetState) &&
@@ -15625,13 +16180,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesDeviceReset(ze_zesDeviceReset_fn *tracer_real,
                                             const void *tracer_caller, zes_device_handle_t hDevice,
                                             ze_bool_t force) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceReset_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceReset", (void **)&ze_real.zesDeviceReset);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, force);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceReset) &&
@@ -15701,13 +16259,16 @@ static ze_result_t ze_traced_zesDeviceProcessesGetState(ze_zesDeviceProcessesGet
                                                         zes_device_handle_t hDevice,
                                                         uint32_t *pCount,
                                                         zes_process_state_t *pProcesses) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceProcessesGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceProcessesGetState", (void **)&ze_real.zesDeviceProcessesGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProcesses);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceProcessesGetState) &&
@@ -15782,13 +16343,16 @@ static ze_result_t ze_traced_zesDevicePciGetProperties(ze_zesDevicePciGetPropert
                                                        const void *tracer_caller,
                                                        zes_device_handle_t hDevice,
                                                        zes_pci_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDevicePciGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetProperties", (void **)&ze_real.zesDevicePciGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetProperties) &&
@@ -15858,13 +16422,16 @@ static ze_result_t ze_traced_zesDevicePciGetState(ze_zesDevicePciGetState_fn *tr
                                                   const void *tracer_caller,
                                                   zes_device_handle_t hDevice,
                                                   zes_pci_state_t *pState) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDevicePciGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetState", (void **)&ze_real.zesDevicePciGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetState) &&
@@ -15933,13 +16500,16 @@ static ze_result_t ze_traced_zesDevicePciGetBars(ze_zesDevicePciGetBars_fn *trac
                                                  const void *tracer_caller,
                                                  zes_device_handle_t hDevice, uint32_t *pCount,
                                                  zes_pci_bar_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDevicePciGetBars_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetBars", (void **)&ze_real.zesDevicePciGetBars);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetBars) &&
@@ -16014,13 +16584,16 @@ static ze_result_t ze_traced_zesDevicePciGetStats(ze_zesDevicePciGetStats_fn *tr
                                                   const void *tracer_caller,
                                                   zes_device_handle_t hDevice,
                                                   zes_pci_stats_t *pStats) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDevicePciGetStats_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDevicePciGetStats", (void **)&ze_real.zesDevicePciGetStats);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDevicePciGetStats) &&
@@ -16090,13 +16663,16 @@ static ze_result_t ze_traced_zesDeviceEnumDiagnosticTestSuites(ze_zesDeviceEnumD
                                                                zes_device_handle_t hDevice,
                                                                uint32_t *pCount,
                                                                zes_diag_handle_t *phDiagnostics) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumDiagnosticTestSuites_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumDiagnosticTestSuites", (void **)&ze_real.zesDeviceEnumDiagnosticTestSuites);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phDiagnostics);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumDiagnosticTestSuites) &&
@@ -16171,13 +16747,16 @@ static ze_result_t ze_traced_zesDiagnosticsGetProperties(ze_zesDiagnosticsGetPro
                                                          const void *tracer_caller,
                                                          zes_diag_handle_t hDiagnostics,
                                                          zes_diag_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDiagnosticsGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsGetProperties", (void **)&ze_real.zesDiagnosticsGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetProperties) &&
@@ -16248,13 +16827,16 @@ static ze_result_t ze_traced_zesDiagnosticsGetTests(ze_zesDiagnosticsGetTests_fn
                                                     const void *tracer_caller,
                                                     zes_diag_handle_t hDiagnostics,
                                                     uint32_t *pCount, zes_diag_test_t *pTests) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDiagnosticsGetTests_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsGetTests", (void **)&ze_real.zesDiagnosticsGetTests);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, pCount, pTests);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsGetTests) &&
@@ -16330,13 +16912,16 @@ static ze_result_t ze_traced_zesDiagnosticsRunTests(ze_zesDiagnosticsRunTests_fn
                                                     zes_diag_handle_t hDiagnostics,
                                                     uint32_t startIndex, uint32_t endIndex,
                                                     zes_diag_result_t *pResult) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDiagnosticsRunTests_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDiagnosticsRunTests", (void **)&ze_real.zesDiagnosticsRunTests);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDiagnostics, startIndex, endIndex, pResult);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDiagnosticsRunTests) &&
@@ -16413,13 +16998,16 @@ static ze_result_t ze_traced_zesDeviceEccAvailable(ze_zesDeviceEccAvailable_fn *
                                                    const void *tracer_caller,
                                                    zes_device_handle_t hDevice,
                                                    ze_bool_t *pAvailable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEccAvailable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEccAvailable", (void **)&ze_real.zesDeviceEccAvailable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pAvailable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccAvailable) &&
@@ -16490,13 +17078,16 @@ static ze_result_t ze_traced_zesDeviceEccConfigurable(ze_zesDeviceEccConfigurabl
                                                       const void *tracer_caller,
                                                       zes_device_handle_t hDevice,
                                                       ze_bool_t *pConfigurable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEccConfigurable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEccConfigurable", (void **)&ze_real.zesDeviceEccConfigurable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pConfigurable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEccConfigurable) &&
@@ -16567,13 +17158,16 @@ static ze_result_t ze_traced_zesDeviceGetEccState(ze_zesDeviceGetEccState_fn *tr
                                                   const void *tracer_caller,
                                                   zes_device_handle_t hDevice,
                                                   zes_device_ecc_properties_t *pState) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceGetEccState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetEccState", (void **)&ze_real.zesDeviceGetEccState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetEccState) &&
@@ -16643,13 +17237,16 @@ static ze_result_t ze_traced_zesDeviceSetEccState(ze_zesDeviceSetEccState_fn *tr
                                                   zes_device_handle_t hDevice,
                                                   const zes_device_ecc_desc_t *newState,
                                                   zes_device_ecc_properties_t *pState) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceSetEccState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceSetEccState", (void **)&ze_real.zesDeviceSetEccState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, newState, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceSetEccState) &&
@@ -16724,13 +17321,16 @@ static ze_result_t ze_traced_zesDeviceEnumEngineGroups(ze_zesDeviceEnumEngineGro
                                                        zes_device_handle_t hDevice,
                                                        uint32_t *pCount,
                                                        zes_engine_handle_t *phEngine) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumEngineGroups_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumEngineGroups", (void **)&ze_real.zesDeviceEnumEngineGroups);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phEngine);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumEngineGroups) &&
@@ -16805,13 +17405,16 @@ static ze_result_t ze_traced_zesEngineGetProperties(ze_zesEngineGetProperties_fn
                                                     const void *tracer_caller,
                                                     zes_engine_handle_t hEngine,
                                                     zes_engine_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesEngineGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesEngineGetProperties", (void **)&ze_real.zesEngineGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEngine, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetProperties) &&
@@ -16881,13 +17484,16 @@ static ze_result_t ze_traced_zesEngineGetActivity(ze_zesEngineGetActivity_fn *tr
                                                   const void *tracer_caller,
                                                   zes_engine_handle_t hEngine,
                                                   zes_engine_stats_t *pStats) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesEngineGetActivity_fn *)tracer_resolve(
         "libze_loader.so.1", "zesEngineGetActivity", (void **)&ze_real.zesEngineGetActivity);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hEngine, pStats);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesEngineGetActivity) &&
@@ -16956,13 +17562,16 @@ static ze_result_t ze_traced_zesDeviceEventRegister(ze_zesDeviceEventRegister_fn
                                                     const void *tracer_caller,
                                                     zes_device_handle_t hDevice,
                                                     zes_event_type_flags_t events) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEventRegister_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEventRegister", (void **)&ze_real.zesDeviceEventRegister);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, events);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEventRegister) &&
@@ -17033,13 +17642,16 @@ static ze_result_t ze_traced_zesDriverEventListen(ze_zesDriverEventListen_fn *tr
                                                   uint32_t count, zes_device_handle_t *phDevices,
                                                   uint32_t *pNumDeviceEvents,
                                                   zes_event_type_flags_t *pEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDriverEventListen_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDriverEventListen", (void **)&ze_real.zesDriverEventListen);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListen) &&
@@ -17125,13 +17737,16 @@ static ze_result_t ze_traced_zesDriverEventListenEx(ze_zesDriverEventListenEx_fn
                                                     uint32_t count, zes_device_handle_t *phDevices,
                                                     uint32_t *pNumDeviceEvents,
                                                     zes_event_type_flags_t *pEvents) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDriverEventListenEx_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDriverEventListenEx", (void **)&ze_real.zesDriverEventListenEx);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDriver, timeout, count, phDevices, pNumDeviceEvents, pEvents);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDriverEventListenEx) &&
@@ -17215,13 +17830,16 @@ static ze_result_t ze_traced_zesDeviceEnumFabricPorts(ze_zesDeviceEnumFabricPort
                                                       const void *tracer_caller,
                                                       zes_device_handle_t hDevice, uint32_t *pCount,
                                                       zes_fabric_port_handle_t *phPort) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumFabricPorts_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFabricPorts", (void **)&ze_real.zesDeviceEnumFabricPorts);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPort);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFabricPorts) &&
@@ -17296,13 +17914,16 @@ static ze_result_t ze_traced_zesFabricPortGetProperties(ze_zesFabricPortGetPrope
                                                         const void *tracer_caller,
                                                         zes_fabric_port_handle_t hPort,
                                                         zes_fabric_port_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFabricPortGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetProperties", (void **)&ze_real.zesFabricPortGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetProperties) &&
@@ -17373,13 +17994,16 @@ static ze_result_t ze_traced_zesFabricPortGetLinkType(ze_zesFabricPortGetLinkTyp
                                                       const void *tracer_caller,
                                                       zes_fabric_port_handle_t hPort,
                                                       zes_fabric_link_type_t *pLinkType) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFabricPortGetLinkType_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetLinkType", (void **)&ze_real.zesFabricPortGetLinkType);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pLinkType);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetLinkType) &&
@@ -17450,13 +18074,16 @@ static ze_result_t ze_traced_zesFabricPortGetConfig(ze_zesFabricPortGetConfig_fn
                                                     const void *tracer_caller,
                                                     zes_fabric_port_handle_t hPort,
                                                     zes_fabric_port_config_t *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFabricPortGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetConfig", (void **)&ze_real.zesFabricPortGetConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetConfig) &&
@@ -17525,13 +18152,16 @@ static ze_result_t ze_traced_zesFabricPortSetConfig(ze_zesFabricPortSetConfig_fn
                                                     const void *tracer_caller,
                                                     zes_fabric_port_handle_t hPort,
                                                     const zes_fabric_port_config_t *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFabricPortSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortSetConfig", (void **)&ze_real.zesFabricPortSetConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortSetConfig) &&
@@ -17601,13 +18231,16 @@ static ze_result_t ze_traced_zesFabricPortGetState(ze_zesFabricPortGetState_fn *
                                                    const void *tracer_caller,
                                                    zes_fabric_port_handle_t hPort,
                                                    zes_fabric_port_state_t *pState) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFabricPortGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetState", (void **)&ze_real.zesFabricPortGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetState) &&
@@ -17676,13 +18309,16 @@ static ze_result_t ze_traced_zesFabricPortGetThroughput(ze_zesFabricPortGetThrou
                                                         const void *tracer_caller,
                                                         zes_fabric_port_handle_t hPort,
                                                         zes_fabric_port_throughput_t *pThroughput) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFabricPortGetThroughput_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFabricPortGetThroughput", (void **)&ze_real.zesFabricPortGetThroughput);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPort, pThroughput);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFabricPortGetThroughput) &&
@@ -17753,13 +18389,16 @@ static ze_result_t ze_traced_zesDeviceEnumFans(ze_zesDeviceEnumFans_fn *tracer_r
                                                const void *tracer_caller,
                                                zes_device_handle_t hDevice, uint32_t *pCount,
                                                zes_fan_handle_t *phFan) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumFans_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFans", (void **)&ze_real.zesDeviceEnumFans);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFans) &&
@@ -17832,13 +18471,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesFanGetProperties(ze_zesFanGetProperties_fn *tracer_real,
                                                  const void *tracer_caller, zes_fan_handle_t hFan,
                                                  zes_fan_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFanGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetProperties", (void **)&ze_real.zesFanGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetProperties) &&
@@ -17906,13 +18548,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesFanGetConfig(ze_zesFanGetConfig_fn *tracer_real,
                                              const void *tracer_caller, zes_fan_handle_t hFan,
                                              zes_fan_config_t *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFanGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetConfig", (void **)&ze_real.zesFanGetConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetConfig) &&
@@ -17979,13 +18624,16 @@ ze_result_t zesFanGetConfig(zes_fan_handle_t hFan, zes_fan_config_t *pConfig) {
 __attribute__((noinline))
 static ze_result_t ze_traced_zesFanSetDefaultMode(ze_zesFanSetDefaultMode_fn *tracer_real,
                                                   const void *tracer_caller, zes_fan_handle_t hFan) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFanSetDefaultMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetDefaultMode", (void **)&ze_real.zesFanSetDefaultMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetDefaultMode) &&
@@ -18052,13 +18700,16 @@ static ze_result_t ze_traced_zesFanSetFixedSpeedMode(ze_zesFanSetFixedSpeedMode_
                                                      const void *tracer_caller,
                                                      zes_fan_handle_t hFan,
                                                      const zes_fan_speed_t *speed) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFanSetFixedSpeedMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetFixedSpeedMode", (void **)&ze_real.zesFanSetFixedSpeedMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, speed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetFixedSpeedMode) &&
@@ -18127,13 +18778,16 @@ static ze_result_t ze_traced_zesFanSetSpeedTableMode(ze_zesFanSetSpeedTableMode_
                                                      const void *tracer_caller,
                                                      zes_fan_handle_t hFan,
                                                      const zes_fan_speed_table_t *speedTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFanSetSpeedTableMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanSetSpeedTableMode", (void **)&ze_real.zesFanSetSpeedTableMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, speedTable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanSetSpeedTableMode) &&
@@ -18202,13 +18856,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesFanGetState(ze_zesFanGetState_fn *tracer_real,
                                             const void *tracer_caller, zes_fan_handle_t hFan,
                                             zes_fan_speed_units_t units, int32_t *pSpeed) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFanGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFanGetState", (void **)&ze_real.zesFanGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFan, units, pSpeed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFanGetState) &&
@@ -18280,13 +18937,16 @@ static ze_result_t ze_traced_zesDeviceEnumFirmwares(ze_zesDeviceEnumFirmwares_fn
                                                     const void *tracer_caller,
                                                     zes_device_handle_t hDevice, uint32_t *pCount,
                                                     zes_firmware_handle_t *phFirmware) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumFirmwares_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFirmwares", (void **)&ze_real.zesDeviceEnumFirmwares);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFirmware);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFirmwares) &&
@@ -18361,13 +19021,16 @@ static ze_result_t ze_traced_zesFirmwareGetProperties(ze_zesFirmwareGetPropertie
                                                       const void *tracer_caller,
                                                       zes_firmware_handle_t hFirmware,
                                                       zes_firmware_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFirmwareGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFirmwareGetProperties", (void **)&ze_real.zesFirmwareGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareGetProperties) &&
@@ -18438,13 +19101,16 @@ static ze_result_t ze_traced_zesFirmwareFlash(ze_zesFirmwareFlash_fn *tracer_rea
                                               const void *tracer_caller,
                                               zes_firmware_handle_t hFirmware, void *pImage,
                                               uint32_t size) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFirmwareFlash_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFirmwareFlash", (void **)&ze_real.zesFirmwareFlash);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFirmware, pImage, size);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFirmwareFlash) &&
@@ -18518,13 +19184,16 @@ static ze_result_t ze_traced_zesDeviceEnumFrequencyDomains(ze_zesDeviceEnumFrequ
                                                            zes_device_handle_t hDevice,
                                                            uint32_t *pCount,
                                                            zes_freq_handle_t *phFrequency) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumFrequencyDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumFrequencyDomains", (void **)&ze_real.zesDeviceEnumFrequencyDomains);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumFrequencyDomains) &&
@@ -18599,13 +19268,16 @@ static ze_result_t ze_traced_zesFrequencyGetProperties(ze_zesFrequencyGetPropert
                                                        const void *tracer_caller,
                                                        zes_freq_handle_t hFrequency,
                                                        zes_freq_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetProperties", (void **)&ze_real.zesFrequencyGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetProperties) &&
@@ -18676,13 +19348,16 @@ static ze_result_t ze_traced_zesFrequencyGetAvailableClocks(ze_zesFrequencyGetAv
                                                             const void *tracer_caller,
                                                             zes_freq_handle_t hFrequency,
                                                             uint32_t *pCount, double *phFrequency) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyGetAvailableClocks_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetAvailableClocks", (void **)&ze_real.zesFrequencyGetAvailableClocks);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCount, phFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetAvailableClocks) &&
@@ -18757,13 +19432,16 @@ static ze_result_t ze_traced_zesFrequencyGetRange(ze_zesFrequencyGetRange_fn *tr
                                                   const void *tracer_caller,
                                                   zes_freq_handle_t hFrequency,
                                                   zes_freq_range_t *pLimits) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyGetRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetRange", (void **)&ze_real.zesFrequencyGetRange);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetRange) &&
@@ -18833,13 +19511,16 @@ static ze_result_t ze_traced_zesFrequencySetRange(ze_zesFrequencySetRange_fn *tr
                                                   const void *tracer_caller,
                                                   zes_freq_handle_t hFrequency,
                                                   const zes_freq_range_t *pLimits) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencySetRange_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencySetRange", (void **)&ze_real.zesFrequencySetRange);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pLimits);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencySetRange) &&
@@ -18909,13 +19590,16 @@ static ze_result_t ze_traced_zesFrequencyGetState(ze_zesFrequencyGetState_fn *tr
                                                   const void *tracer_caller,
                                                   zes_freq_handle_t hFrequency,
                                                   zes_freq_state_t *pState) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetState", (void **)&ze_real.zesFrequencyGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetState) &&
@@ -18985,13 +19669,16 @@ static ze_result_t ze_traced_zesFrequencyGetThrottleTime(ze_zesFrequencyGetThrot
                                                          const void *tracer_caller,
                                                          zes_freq_handle_t hFrequency,
                                                          zes_freq_throttle_time_t *pThrottleTime) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyGetThrottleTime_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyGetThrottleTime", (void **)&ze_real.zesFrequencyGetThrottleTime);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pThrottleTime);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyGetThrottleTime) &&
@@ -19062,13 +19749,16 @@ static ze_result_t ze_traced_zesFrequencyOcGetCapabilities(ze_zesFrequencyOcGetC
                                                            const void *tracer_caller,
                                                            zes_freq_handle_t hFrequency,
                                                            zes_oc_capabilities_t *pOcCapabilities) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyOcGetCapabilities_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetCapabilities", (void **)&ze_real.zesFrequencyOcGetCapabilities);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcCapabilities);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetCapabilities) &&
@@ -19139,13 +19829,16 @@ static ze_result_t ze_traced_zesFrequencyOcGetFrequencyTarget(ze_zesFrequencyOcG
                                                               const void *tracer_caller,
                                                               zes_freq_handle_t hFrequency,
                                                               double *pCurrentOcFrequency) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyOcGetFrequencyTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetFrequencyTarget", (void **)&ze_real.zesFrequencyOcGetFrequencyTarget);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetFrequencyTarget) &&
@@ -19217,13 +19910,16 @@ static ze_result_t ze_traced_zesFrequencyOcSetFrequencyTarget(ze_zesFrequencyOcS
                                                               const void *tracer_caller,
                                                               zes_freq_handle_t hFrequency,
                                                               double CurrentOcFrequency) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyOcSetFrequencyTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetFrequencyTarget", (void **)&ze_real.zesFrequencyOcSetFrequencyTarget);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcFrequency);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetFrequencyTarget) &&
@@ -19294,13 +19990,16 @@ static ze_result_t ze_traced_zesFrequencyOcGetVoltageTarget(ze_zesFrequencyOcGet
                                                             zes_freq_handle_t hFrequency,
                                                             double *pCurrentVoltageTarget,
                                                             double *pCurrentVoltageOffset) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyOcGetVoltageTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetVoltageTarget", (void **)&ze_real.zesFrequencyOcGetVoltageTarget);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentVoltageTarget, pCurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetVoltageTarget) &&
@@ -19379,13 +20078,16 @@ static ze_result_t ze_traced_zesFrequencyOcSetVoltageTarget(ze_zesFrequencyOcSet
                                                             zes_freq_handle_t hFrequency,
                                                             double CurrentVoltageTarget,
                                                             double CurrentVoltageOffset) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyOcSetVoltageTarget_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetVoltageTarget", (void **)&ze_real.zesFrequencyOcSetVoltageTarget);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentVoltageTarget, CurrentVoltageOffset);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetVoltageTarget) &&
@@ -19460,13 +20162,16 @@ static ze_result_t ze_traced_zesFrequencyOcSetMode(ze_zesFrequencyOcSetMode_fn *
                                                    const void *tracer_caller,
                                                    zes_freq_handle_t hFrequency,
                                                    zes_oc_mode_t CurrentOcMode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyOcSetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetMode", (void **)&ze_real.zesFrequencyOcSetMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, CurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetMode) &&
@@ -19536,13 +20241,16 @@ static ze_result_t ze_traced_zesFrequencyOcGetMode(ze_zesFrequencyOcGetMode_fn *
                                                    const void *tracer_caller,
                                                    zes_freq_handle_t hFrequency,
                                                    zes_oc_mode_t *pCurrentOcMode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyOcGetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetMode", (void **)&ze_real.zesFrequencyOcGetMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pCurrentOcMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetMode) &&
@@ -19613,13 +20321,16 @@ static ze_result_t ze_traced_zesFrequencyOcGetIccMax(ze_zesFrequencyOcGetIccMax_
                                                      const void *tracer_caller,
                                                      zes_freq_handle_t hFrequency,
                                                      double *pOcIccMax) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyOcGetIccMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetIccMax", (void **)&ze_real.zesFrequencyOcGetIccMax);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetIccMax) &&
@@ -19689,13 +20400,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesFrequencyOcSetIccMax(ze_zesFrequencyOcSetIccMax_fn *tracer_real,
                                                      const void *tracer_caller,
                                                      zes_freq_handle_t hFrequency, double ocIccMax) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyOcSetIccMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetIccMax", (void **)&ze_real.zesFrequencyOcSetIccMax);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocIccMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetIccMax) &&
@@ -19764,13 +20478,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesFrequencyOcGetTjMax(ze_zesFrequencyOcGetTjMax_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     zes_freq_handle_t hFrequency, double *pOcTjMax) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyOcGetTjMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcGetTjMax", (void **)&ze_real.zesFrequencyOcGetTjMax);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, pOcTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcGetTjMax) &&
@@ -19840,13 +20557,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesFrequencyOcSetTjMax(ze_zesFrequencyOcSetTjMax_fn *tracer_real,
                                                     const void *tracer_caller,
                                                     zes_freq_handle_t hFrequency, double ocTjMax) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesFrequencyOcSetTjMax_fn *)tracer_resolve(
         "libze_loader.so.1", "zesFrequencyOcSetTjMax", (void **)&ze_real.zesFrequencyOcSetTjMax);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hFrequency, ocTjMax);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesFrequencyOcSetTjMax) &&
@@ -19916,13 +20636,16 @@ static ze_result_t ze_traced_zesDeviceEnumLeds(ze_zesDeviceEnumLeds_fn *tracer_r
                                                const void *tracer_caller,
                                                zes_device_handle_t hDevice, uint32_t *pCount,
                                                zes_led_handle_t *phLed) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumLeds_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumLeds", (void **)&ze_real.zesDeviceEnumLeds);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phLed);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumLeds) &&
@@ -19995,13 +20718,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesLedGetProperties(ze_zesLedGetProperties_fn *tracer_real,
                                                  const void *tracer_caller, zes_led_handle_t hLed,
                                                  zes_led_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesLedGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedGetProperties", (void **)&ze_real.zesLedGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetProperties) &&
@@ -20069,13 +20795,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesLedGetState(ze_zesLedGetState_fn *tracer_real,
                                             const void *tracer_caller, zes_led_handle_t hLed,
                                             zes_led_state_t *pState) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesLedGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedGetState", (void **)&ze_real.zesLedGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedGetState) &&
@@ -20143,13 +20872,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesLedSetState(ze_zesLedSetState_fn *tracer_real,
                                             const void *tracer_caller, zes_led_handle_t hLed,
                                             ze_bool_t enable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesLedSetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedSetState", (void **)&ze_real.zesLedSetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetState) &&
@@ -20217,13 +20949,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesLedSetColor(ze_zesLedSetColor_fn *tracer_real,
                                             const void *tracer_caller, zes_led_handle_t hLed,
                                             const zes_led_color_t *pColor) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesLedSetColor_fn *)tracer_resolve(
         "libze_loader.so.1", "zesLedSetColor", (void **)&ze_real.zesLedSetColor);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hLed, pColor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesLedSetColor) &&
@@ -20293,13 +21028,16 @@ static ze_result_t ze_traced_zesDeviceEnumMemoryModules(ze_zesDeviceEnumMemoryMo
                                                         zes_device_handle_t hDevice,
                                                         uint32_t *pCount,
                                                         zes_mem_handle_t *phMemory) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumMemoryModules_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumMemoryModules", (void **)&ze_real.zesDeviceEnumMemoryModules);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phMemory);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumMemoryModules) &&
@@ -20374,13 +21112,16 @@ static ze_result_t ze_traced_zesMemoryGetProperties(ze_zesMemoryGetProperties_fn
                                                     const void *tracer_caller,
                                                     zes_mem_handle_t hMemory,
                                                     zes_mem_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesMemoryGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetProperties", (void **)&ze_real.zesMemoryGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMemory, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetProperties) &&
@@ -20449,13 +21190,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesMemoryGetState(ze_zesMemoryGetState_fn *tracer_real,
                                                const void *tracer_caller, zes_mem_handle_t hMemory,
                                                zes_mem_state_t *pState) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesMemoryGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetState", (void **)&ze_real.zesMemoryGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMemory, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetState) &&
@@ -20524,13 +21268,16 @@ static ze_result_t ze_traced_zesMemoryGetBandwidth(ze_zesMemoryGetBandwidth_fn *
                                                    const void *tracer_caller,
                                                    zes_mem_handle_t hMemory,
                                                    zes_mem_bandwidth_t *pBandwidth) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesMemoryGetBandwidth_fn *)tracer_resolve(
         "libze_loader.so.1", "zesMemoryGetBandwidth", (void **)&ze_real.zesMemoryGetBandwidth);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hMemory, pBandwidth);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesMemoryGetBandwidth) &&
@@ -20601,13 +21348,16 @@ static ze_result_t ze_traced_zesDeviceEnumPerformanceFactorDomains(ze_zesDeviceE
                                                                    zes_device_handle_t hDevice,
                                                                    uint32_t *pCount,
                                                                    zes_perf_handle_t *phPerf) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumPerformanceFactorDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPerformanceFactorDomains", (void **)&ze_real.zesDeviceEnumPerformanceFactorDomains);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPerf);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPerformanceFactorDomains) &&
@@ -20682,13 +21432,16 @@ static ze_result_t ze_traced_zesPerformanceFactorGetProperties(ze_zesPerformance
                                                                const void *tracer_caller,
                                                                zes_perf_handle_t hPerf,
                                                                zes_perf_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPerformanceFactorGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorGetProperties", (void **)&ze_real.zesPerformanceFactorGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPerf, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetProperties) &&
@@ -20758,13 +21511,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesPerformanceFactorGetConfig(ze_zesPerformanceFactorGetConfig_fn *tracer_real,
                                                            const void *tracer_caller,
                                                            zes_perf_handle_t hPerf, double *pFactor) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPerformanceFactorGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorGetConfig", (void **)&ze_real.zesPerformanceFactorGetConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPerf, pFactor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorGetConfig) &&
@@ -20834,13 +21590,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesPerformanceFactorSetConfig(ze_zesPerformanceFactorSetConfig_fn *tracer_real,
                                                            const void *tracer_caller,
                                                            zes_perf_handle_t hPerf, double factor) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPerformanceFactorSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPerformanceFactorSetConfig", (void **)&ze_real.zesPerformanceFactorSetConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPerf, factor);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPerformanceFactorSetConfig) &&
@@ -20910,13 +21669,16 @@ static ze_result_t ze_traced_zesDeviceEnumPowerDomains(ze_zesDeviceEnumPowerDoma
                                                        const void *tracer_caller,
                                                        zes_device_handle_t hDevice,
                                                        uint32_t *pCount, zes_pwr_handle_t *phPower) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumPowerDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPowerDomains", (void **)&ze_real.zesDeviceEnumPowerDomains);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPowerDomains) &&
@@ -20991,13 +21753,16 @@ static ze_result_t ze_traced_zesDeviceGetCardPowerDomain(ze_zesDeviceGetCardPowe
                                                          const void *tracer_caller,
                                                          zes_device_handle_t hDevice,
                                                          zes_pwr_handle_t *phPower) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceGetCardPowerDomain_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceGetCardPowerDomain", (void **)&ze_real.zesDeviceGetCardPowerDomain);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, phPower);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceGetCardPowerDomain) &&
@@ -21068,13 +21833,16 @@ static ze_result_t ze_traced_zesPowerGetProperties(ze_zesPowerGetProperties_fn *
                                                    const void *tracer_caller,
                                                    zes_pwr_handle_t hPower,
                                                    zes_power_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPowerGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetProperties", (void **)&ze_real.zesPowerGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetProperties) &&
@@ -21144,13 +21912,16 @@ static ze_result_t ze_traced_zesPowerGetEnergyCounter(ze_zesPowerGetEnergyCounte
                                                       const void *tracer_caller,
                                                       zes_pwr_handle_t hPower,
                                                       zes_power_energy_counter_t *pEnergy) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPowerGetEnergyCounter_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetEnergyCounter", (void **)&ze_real.zesPowerGetEnergyCounter);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pEnergy);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyCounter) &&
@@ -21221,13 +21992,16 @@ static ze_result_t ze_traced_zesPowerGetLimits(ze_zesPowerGetLimits_fn *tracer_r
                                                zes_power_sustained_limit_t *pSustained,
                                                zes_power_burst_limit_t *pBurst,
                                                zes_power_peak_limit_t *pPeak) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPowerGetLimits_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetLimits", (void **)&ze_real.zesPowerGetLimits);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimits) &&
@@ -21304,13 +22078,16 @@ static ze_result_t ze_traced_zesPowerSetLimits(ze_zesPowerSetLimits_fn *tracer_r
                                                const zes_power_sustained_limit_t *pSustained,
                                                const zes_power_burst_limit_t *pBurst,
                                                const zes_power_peak_limit_t *pPeak) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPowerSetLimits_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetLimits", (void **)&ze_real.zesPowerSetLimits);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pSustained, pBurst, pPeak);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimits) &&
@@ -21388,13 +22165,16 @@ static ze_result_t ze_traced_zesPowerGetEnergyThreshold(ze_zesPowerGetEnergyThre
                                                         const void *tracer_caller,
                                                         zes_pwr_handle_t hPower,
                                                         zes_energy_threshold_t *pThreshold) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPowerGetEnergyThreshold_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetEnergyThreshold", (void **)&ze_real.zesPowerGetEnergyThreshold);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pThreshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetEnergyThreshold) &&
@@ -21463,13 +22243,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesPowerSetEnergyThreshold(ze_zesPowerSetEnergyThreshold_fn *tracer_real,
                                                         const void *tracer_caller,
                                                         zes_pwr_handle_t hPower, double threshold) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPowerSetEnergyThreshold_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetEnergyThreshold", (void **)&ze_real.zesPowerSetEnergyThreshold);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, threshold);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetEnergyThreshold) &&
@@ -21539,13 +22322,16 @@ static ze_result_t ze_traced_zesDeviceEnumPsus(ze_zesDeviceEnumPsus_fn *tracer_r
                                                const void *tracer_caller,
                                                zes_device_handle_t hDevice, uint32_t *pCount,
                                                zes_psu_handle_t *phPsu) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumPsus_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumPsus", (void **)&ze_real.zesDeviceEnumPsus);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phPsu);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumPsus) &&
@@ -21618,13 +22404,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesPsuGetProperties(ze_zesPsuGetProperties_fn *tracer_real,
                                                  const void *tracer_caller, zes_psu_handle_t hPsu,
                                                  zes_psu_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPsuGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPsuGetProperties", (void **)&ze_real.zesPsuGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPsu, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetProperties) &&
@@ -21692,13 +22481,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesPsuGetState(ze_zesPsuGetState_fn *tracer_real,
                                             const void *tracer_caller, zes_psu_handle_t hPsu,
                                             zes_psu_state_t *pState) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPsuGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPsuGetState", (void **)&ze_real.zesPsuGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPsu, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPsuGetState) &&
@@ -21767,13 +22559,16 @@ static ze_result_t ze_traced_zesDeviceEnumRasErrorSets(ze_zesDeviceEnumRasErrorS
                                                        const void *tracer_caller,
                                                        zes_device_handle_t hDevice,
                                                        uint32_t *pCount, zes_ras_handle_t *phRas) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumRasErrorSets_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumRasErrorSets", (void **)&ze_real.zesDeviceEnumRasErrorSets);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phRas);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumRasErrorSets) &&
@@ -21847,13 +22642,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesRasGetProperties(ze_zesRasGetProperties_fn *tracer_real,
                                                  const void *tracer_caller, zes_ras_handle_t hRas,
                                                  zes_ras_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesRasGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetProperties", (void **)&ze_real.zesRasGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetProperties) &&
@@ -21921,13 +22719,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesRasGetConfig(ze_zesRasGetConfig_fn *tracer_real,
                                              const void *tracer_caller, zes_ras_handle_t hRas,
                                              zes_ras_config_t *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesRasGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetConfig", (void **)&ze_real.zesRasGetConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetConfig) &&
@@ -21995,13 +22796,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesRasSetConfig(ze_zesRasSetConfig_fn *tracer_real,
                                              const void *tracer_caller, zes_ras_handle_t hRas,
                                              const zes_ras_config_t *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesRasSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasSetConfig", (void **)&ze_real.zesRasSetConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasSetConfig) &&
@@ -22069,13 +22873,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zesRasGetState(ze_zesRasGetState_fn *tracer_real,
                                             const void *tracer_caller, zes_ras_handle_t hRas,
                                             ze_bool_t clear, zes_ras_state_t *pState) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesRasGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesRasGetState", (void **)&ze_real.zesRasGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hRas, clear, pState);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesRasGetState) &&
@@ -22146,13 +22953,16 @@ static ze_result_t ze_traced_zesDeviceEnumSchedulers(ze_zesDeviceEnumSchedulers_
                                                      const void *tracer_caller,
                                                      zes_device_handle_t hDevice, uint32_t *pCount,
                                                      zes_sched_handle_t *phScheduler) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumSchedulers_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumSchedulers", (void **)&ze_real.zesDeviceEnumSchedulers);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phScheduler);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumSchedulers) &&
@@ -22227,13 +23037,16 @@ static ze_result_t ze_traced_zesSchedulerGetProperties(ze_zesSchedulerGetPropert
                                                        const void *tracer_caller,
                                                        zes_sched_handle_t hScheduler,
                                                        zes_sched_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesSchedulerGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetProperties", (void **)&ze_real.zesSchedulerGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetProperties) &&
@@ -22304,13 +23117,16 @@ static ze_result_t ze_traced_zesSchedulerGetCurrentMode(ze_zesSchedulerGetCurren
                                                         const void *tracer_caller,
                                                         zes_sched_handle_t hScheduler,
                                                         zes_sched_mode_t *pMode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesSchedulerGetCurrentMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetCurrentMode", (void **)&ze_real.zesSchedulerGetCurrentMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetCurrentMode) &&
@@ -22382,13 +23198,16 @@ static ze_result_t ze_traced_zesSchedulerGetTimeoutModeProperties(ze_zesSchedule
                                                                   zes_sched_handle_t hScheduler,
                                                                   ze_bool_t getDefaults,
                                                                   zes_sched_timeout_properties_t *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesSchedulerGetTimeoutModeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetTimeoutModeProperties", (void **)&ze_real.zesSchedulerGetTimeoutModeProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimeoutModeProperties) &&
@@ -22464,13 +23283,16 @@ static ze_result_t ze_traced_zesSchedulerGetTimesliceModeProperties(ze_zesSchedu
                                                                     zes_sched_handle_t hScheduler,
                                                                     ze_bool_t getDefaults,
                                                                     zes_sched_timeslice_properties_t *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesSchedulerGetTimesliceModeProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerGetTimesliceModeProperties", (void **)&ze_real.zesSchedulerGetTimesliceModeProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, getDefaults, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerGetTimesliceModeProperties) &&
@@ -22546,13 +23368,16 @@ static ze_result_t ze_traced_zesSchedulerSetTimeoutMode(ze_zesSchedulerSetTimeou
                                                         zes_sched_handle_t hScheduler,
                                                         zes_sched_timeout_properties_t *pProperties,
                                                         ze_bool_t *pNeedReload) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesSchedulerSetTimeoutMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetTimeoutMode", (void **)&ze_real.zesSchedulerSetTimeoutMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimeoutMode) &&
@@ -22629,13 +23454,16 @@ static ze_result_t ze_traced_zesSchedulerSetTimesliceMode(ze_zesSchedulerSetTime
                                                           zes_sched_handle_t hScheduler,
                                                           zes_sched_timeslice_properties_t *pProperties,
                                                           ze_bool_t *pNeedReload) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesSchedulerSetTimesliceMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetTimesliceMode", (void **)&ze_real.zesSchedulerSetTimesliceMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pProperties, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetTimesliceMode) &&
@@ -22711,13 +23539,16 @@ static ze_result_t ze_traced_zesSchedulerSetExclusiveMode(ze_zesSchedulerSetExcl
                                                           const void *tracer_caller,
                                                           zes_sched_handle_t hScheduler,
                                                           ze_bool_t *pNeedReload) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesSchedulerSetExclusiveMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetExclusiveMode", (void **)&ze_real.zesSchedulerSetExclusiveMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetExclusiveMode) &&
@@ -22788,13 +23619,16 @@ static ze_result_t ze_traced_zesSchedulerSetComputeUnitDebugMode(ze_zesScheduler
                                                                  const void *tracer_caller,
                                                                  zes_sched_handle_t hScheduler,
                                                                  ze_bool_t *pNeedReload) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesSchedulerSetComputeUnitDebugMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesSchedulerSetComputeUnitDebugMode", (void **)&ze_real.zesSchedulerSetComputeUnitDebugMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hScheduler, pNeedReload);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesSchedulerSetComputeUnitDebugMode) &&
@@ -22867,13 +23701,16 @@ static ze_result_t ze_traced_zesDeviceEnumStandbyDomains(ze_zesDeviceEnumStandby
                                                          zes_device_handle_t hDevice,
                                                          uint32_t *pCount,
                                                          zes_standby_handle_t *phStandby) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumStandbyDomains_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumStandbyDomains", (void **)&ze_real.zesDeviceEnumStandbyDomains);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phStandby);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumStandbyDomains) &&
@@ -22948,13 +23785,16 @@ static ze_result_t ze_traced_zesStandbyGetProperties(ze_zesStandbyGetProperties_
                                                      const void *tracer_caller,
                                                      zes_standby_handle_t hStandby,
                                                      zes_standby_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesStandbyGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbyGetProperties", (void **)&ze_real.zesStandbyGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStandby, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetProperties) &&
@@ -23025,13 +23865,16 @@ static ze_result_t ze_traced_zesStandbyGetMode(ze_zesStandbyGetMode_fn *tracer_r
                                                const void *tracer_caller,
                                                zes_standby_handle_t hStandby,
                                                zes_standby_promo_mode_t *pMode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesStandbyGetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbyGetMode", (void **)&ze_real.zesStandbyGetMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStandby, pMode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbyGetMode) &&
@@ -23101,13 +23944,16 @@ static ze_result_t ze_traced_zesStandbySetMode(ze_zesStandbySetMode_fn *tracer_r
                                                const void *tracer_caller,
                                                zes_standby_handle_t hStandby,
                                                zes_standby_promo_mode_t mode) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesStandbySetMode_fn *)tracer_resolve(
         "libze_loader.so.1", "zesStandbySetMode", (void **)&ze_real.zesStandbySetMode);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hStandby, mode);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesStandbySetMode) &&
@@ -23177,13 +24023,16 @@ static ze_result_t ze_traced_zesDeviceEnumTemperatureSensors(ze_zesDeviceEnumTem
                                                              zes_device_handle_t hDevice,
                                                              uint32_t *pCount,
                                                              zes_temp_handle_t *phTemperature) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesDeviceEnumTemperatureSensors_fn *)tracer_resolve(
         "libze_loader.so.1", "zesDeviceEnumTemperatureSensors", (void **)&ze_real.zesDeviceEnumTemperatureSensors);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hDevice, pCount, phTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesDeviceEnumTemperatureSensors) &&
@@ -23258,13 +24107,16 @@ static ze_result_t ze_traced_zesTemperatureGetProperties(ze_zesTemperatureGetPro
                                                          const void *tracer_caller,
                                                          zes_temp_handle_t hTemperature,
                                                          zes_temp_properties_t *pProperties) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesTemperatureGetProperties_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetProperties", (void **)&ze_real.zesTemperatureGetProperties);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pProperties);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetProperties) &&
@@ -23335,13 +24187,16 @@ static ze_result_t ze_traced_zesTemperatureGetConfig(ze_zesTemperatureGetConfig_
                                                      const void *tracer_caller,
                                                      zes_temp_handle_t hTemperature,
                                                      zes_temp_config_t *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesTemperatureGetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetConfig", (void **)&ze_real.zesTemperatureGetConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetConfig) &&
@@ -23411,13 +24266,16 @@ static ze_result_t ze_traced_zesTemperatureSetConfig(ze_zesTemperatureSetConfig_
                                                      const void *tracer_caller,
                                                      zes_temp_handle_t hTemperature,
                                                      const zes_temp_config_t *pConfig) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesTemperatureSetConfig_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureSetConfig", (void **)&ze_real.zesTemperatureSetConfig);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pConfig);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureSetConfig) &&
@@ -23487,13 +24345,16 @@ static ze_result_t ze_traced_zesTemperatureGetState(ze_zesTemperatureGetState_fn
                                                     const void *tracer_caller,
                                                     zes_temp_handle_t hTemperature,
                                                     double *pTemperature) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesTemperatureGetState_fn *)tracer_resolve(
         "libze_loader.so.1", "zesTemperatureGetState", (void **)&ze_real.zesTemperatureGetState);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTemperature, pTemperature);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesTemperatureGetState) &&
@@ -23564,13 +24425,16 @@ static ze_result_t ze_traced_zesPowerGetLimitsExt(ze_zesPowerGetLimitsExt_fn *tr
                                                   const void *tracer_caller,
                                                   zes_pwr_handle_t hPower, uint32_t *pCount,
                                                   zes_power_limit_ext_desc_t *pSustained) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPowerGetLimitsExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerGetLimitsExt", (void **)&ze_real.zesPowerGetLimitsExt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerGetLimitsExt) &&
@@ -23645,13 +24509,16 @@ static ze_result_t ze_traced_zesPowerSetLimitsExt(ze_zesPowerSetLimitsExt_fn *tr
                                                   const void *tracer_caller,
                                                   zes_pwr_handle_t hPower, uint32_t *pCount,
                                                   zes_power_limit_ext_desc_t *pSustained) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesPowerSetLimitsExt_fn *)tracer_resolve(
         "libze_loader.so.1", "zesPowerSetLimitsExt", (void **)&ze_real.zesPowerSetLimitsExt);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hPower, pCount, pSustained);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zesPowerSetLimitsExt) &&
@@ -23725,13 +24592,16 @@ static ze_result_t ze_traced_zeGetGlobalProcAddrTable(ze_zeGetGlobalProcAddrTabl
                                                       const void *tracer_caller,
                                                       ze_api_version_t version,
                                                       ze_global_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetGlobalProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetGlobalProcAddrTable", (void **)&ze_real.zeGetGlobalProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetGlobalProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23784,13 +24654,16 @@ static ze_result_t ze_traced_zeGetDriverProcAddrTable(ze_zeGetDriverProcAddrTabl
                                                       const void *tracer_caller,
                                                       ze_api_version_t version,
                                                       ze_driver_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetDriverProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDriverProcAddrTable", (void **)&ze_real.zeGetDriverProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDriverProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23843,13 +24716,16 @@ static ze_result_t ze_traced_zeGetDeviceProcAddrTable(ze_zeGetDeviceProcAddrTabl
                                                       const void *tracer_caller,
                                                       ze_api_version_t version,
                                                       ze_device_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDeviceProcAddrTable", (void **)&ze_real.zeGetDeviceProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23902,13 +24778,16 @@ static ze_result_t ze_traced_zeGetDeviceExpProcAddrTable(ze_zeGetDeviceExpProcAd
                                                          const void *tracer_caller,
                                                          ze_api_version_t version,
                                                          ze_device_exp_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetDeviceExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetDeviceExpProcAddrTable", (void **)&ze_real.zeGetDeviceExpProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetDeviceExpProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -23962,13 +24841,16 @@ static ze_result_t ze_traced_zeGetContextProcAddrTable(ze_zeGetContextProcAddrTa
                                                        const void *tracer_caller,
                                                        ze_api_version_t version,
                                                        ze_context_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetContextProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetContextProcAddrTable", (void **)&ze_real.zeGetContextProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetContextProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24021,13 +24903,16 @@ static ze_result_t ze_traced_zeGetCommandQueueProcAddrTable(ze_zeGetCommandQueue
                                                             const void *tracer_caller,
                                                             ze_api_version_t version,
                                                             ze_command_queue_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetCommandQueueProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetCommandQueueProcAddrTable", (void **)&ze_real.zeGetCommandQueueProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandQueueProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24081,13 +24966,16 @@ static ze_result_t ze_traced_zeGetCommandListProcAddrTable(ze_zeGetCommandListPr
                                                            const void *tracer_caller,
                                                            ze_api_version_t version,
                                                            ze_command_list_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetCommandListProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetCommandListProcAddrTable", (void **)&ze_real.zeGetCommandListProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetCommandListProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24141,13 +25029,16 @@ static ze_result_t ze_traced_zeGetImageProcAddrTable(ze_zeGetImageProcAddrTable_
                                                      const void *tracer_caller,
                                                      ze_api_version_t version,
                                                      ze_image_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetImageProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetImageProcAddrTable", (void **)&ze_real.zeGetImageProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24200,13 +25091,16 @@ static ze_result_t ze_traced_zeGetImageExpProcAddrTable(ze_zeGetImageExpProcAddr
                                                         const void *tracer_caller,
                                                         ze_api_version_t version,
                                                         ze_image_exp_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetImageExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetImageExpProcAddrTable", (void **)&ze_real.zeGetImageExpProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetImageExpProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24259,13 +25153,16 @@ static ze_result_t ze_traced_zeGetFenceProcAddrTable(ze_zeGetFenceProcAddrTable_
                                                      const void *tracer_caller,
                                                      ze_api_version_t version,
                                                      ze_fence_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetFenceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFenceProcAddrTable", (void **)&ze_real.zeGetFenceProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFenceProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24318,13 +25215,16 @@ static ze_result_t ze_traced_zeGetEventPoolProcAddrTable(ze_zeGetEventPoolProcAd
                                                          const void *tracer_caller,
                                                          ze_api_version_t version,
                                                          ze_event_pool_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetEventPoolProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventPoolProcAddrTable", (void **)&ze_real.zeGetEventPoolProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventPoolProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24378,13 +25278,16 @@ static ze_result_t ze_traced_zeGetEventProcAddrTable(ze_zeGetEventProcAddrTable_
                                                      const void *tracer_caller,
                                                      ze_api_version_t version,
                                                      ze_event_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetEventProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventProcAddrTable", (void **)&ze_real.zeGetEventProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24437,13 +25340,16 @@ static ze_result_t ze_traced_zeGetEventExpProcAddrTable(ze_zeGetEventExpProcAddr
                                                         const void *tracer_caller,
                                                         ze_api_version_t version,
                                                         ze_event_exp_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetEventExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetEventExpProcAddrTable", (void **)&ze_real.zeGetEventExpProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetEventExpProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24496,13 +25402,16 @@ static ze_result_t ze_traced_zeGetModuleProcAddrTable(ze_zeGetModuleProcAddrTabl
                                                       const void *tracer_caller,
                                                       ze_api_version_t version,
                                                       ze_module_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetModuleProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetModuleProcAddrTable", (void **)&ze_real.zeGetModuleProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24555,13 +25464,16 @@ static ze_result_t ze_traced_zeGetModuleBuildLogProcAddrTable(ze_zeGetModuleBuil
                                                               const void *tracer_caller,
                                                               ze_api_version_t version,
                                                               ze_module_build_log_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetModuleBuildLogProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetModuleBuildLogProcAddrTable", (void **)&ze_real.zeGetModuleBuildLogProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetModuleBuildLogProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24615,13 +25527,16 @@ static ze_result_t ze_traced_zeGetKernelProcAddrTable(ze_zeGetKernelProcAddrTabl
                                                       const void *tracer_caller,
                                                       ze_api_version_t version,
                                                       ze_kernel_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetKernelProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetKernelProcAddrTable", (void **)&ze_real.zeGetKernelProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24674,13 +25589,16 @@ static ze_result_t ze_traced_zeGetKernelExpProcAddrTable(ze_zeGetKernelExpProcAd
                                                          const void *tracer_caller,
                                                          ze_api_version_t version,
                                                          ze_kernel_exp_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetKernelExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetKernelExpProcAddrTable", (void **)&ze_real.zeGetKernelExpProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetKernelExpProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24734,13 +25652,16 @@ static ze_result_t ze_traced_zeGetSamplerProcAddrTable(ze_zeGetSamplerProcAddrTa
                                                        const void *tracer_caller,
                                                        ze_api_version_t version,
                                                        ze_sampler_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetSamplerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetSamplerProcAddrTable", (void **)&ze_real.zeGetSamplerProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetSamplerProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24793,13 +25714,16 @@ static ze_result_t ze_traced_zeGetPhysicalMemProcAddrTable(ze_zeGetPhysicalMemPr
                                                            const void *tracer_caller,
                                                            ze_api_version_t version,
                                                            ze_physical_mem_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetPhysicalMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetPhysicalMemProcAddrTable", (void **)&ze_real.zeGetPhysicalMemProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetPhysicalMemProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24853,13 +25777,16 @@ static ze_result_t ze_traced_zeGetMemProcAddrTable(ze_zeGetMemProcAddrTable_fn *
                                                    const void *tracer_caller,
                                                    ze_api_version_t version,
                                                    ze_mem_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetMemProcAddrTable", (void **)&ze_real.zeGetMemProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetMemProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24912,13 +25839,16 @@ static ze_result_t ze_traced_zeGetVirtualMemProcAddrTable(ze_zeGetVirtualMemProc
                                                           const void *tracer_caller,
                                                           ze_api_version_t version,
                                                           ze_virtual_mem_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetVirtualMemProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetVirtualMemProcAddrTable", (void **)&ze_real.zeGetVirtualMemProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetVirtualMemProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -24972,13 +25902,16 @@ static ze_result_t ze_traced_zeGetFabricVertexExpProcAddrTable(ze_zeGetFabricVer
                                                                const void *tracer_caller,
                                                                ze_api_version_t version,
                                                                ze_fabric_vertex_exp_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetFabricVertexExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFabricVertexExpProcAddrTable", (void **)&ze_real.zeGetFabricVertexExpProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricVertexExpProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25032,13 +25965,16 @@ static ze_result_t ze_traced_zeGetFabricEdgeExpProcAddrTable(ze_zeGetFabricEdgeE
                                                              const void *tracer_caller,
                                                              ze_api_version_t version,
                                                              ze_fabric_edge_exp_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zeGetFabricEdgeExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zeGetFabricEdgeExpProcAddrTable", (void **)&ze_real.zeGetFabricEdgeExpProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zeGetFabricEdgeExpProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25092,13 +26028,16 @@ static ze_result_t ze_traced_zetGetDeviceProcAddrTable(ze_zetGetDeviceProcAddrTa
                                                        const void *tracer_caller,
                                                        ze_api_version_t version,
                                                        zet_device_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetDeviceProcAddrTable", (void **)&ze_real.zetGetDeviceProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDeviceProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25151,13 +26090,16 @@ static ze_result_t ze_traced_zetGetContextProcAddrTable(ze_zetGetContextProcAddr
                                                         const void *tracer_caller,
                                                         ze_api_version_t version,
                                                         zet_context_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetContextProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetContextProcAddrTable", (void **)&ze_real.zetGetContextProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetContextProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25210,13 +26152,16 @@ static ze_result_t ze_traced_zetGetCommandListProcAddrTable(ze_zetGetCommandList
                                                             const void *tracer_caller,
                                                             ze_api_version_t version,
                                                             zet_command_list_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetCommandListProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetCommandListProcAddrTable", (void **)&ze_real.zetGetCommandListProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetCommandListProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25270,13 +26215,16 @@ static ze_result_t ze_traced_zetGetModuleProcAddrTable(ze_zetGetModuleProcAddrTa
                                                        const void *tracer_caller,
                                                        ze_api_version_t version,
                                                        zet_module_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetModuleProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetModuleProcAddrTable", (void **)&ze_real.zetGetModuleProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetModuleProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25329,13 +26277,16 @@ static ze_result_t ze_traced_zetGetKernelProcAddrTable(ze_zetGetKernelProcAddrTa
                                                        const void *tracer_caller,
                                                        ze_api_version_t version,
                                                        zet_kernel_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetKernelProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetKernelProcAddrTable", (void **)&ze_real.zetGetKernelProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetKernelProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25388,13 +26339,16 @@ static ze_result_t ze_traced_zetGetMetricGroupProcAddrTable(ze_zetGetMetricGroup
                                                             const void *tracer_caller,
                                                             ze_api_version_t version,
                                                             zet_metric_group_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetMetricGroupProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricGroupProcAddrTable", (void **)&ze_real.zetGetMetricGroupProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25448,13 +26402,16 @@ static ze_result_t ze_traced_zetGetMetricGroupExpProcAddrTable(ze_zetGetMetricGr
                                                                const void *tracer_caller,
                                                                ze_api_version_t version,
                                                                zet_metric_group_exp_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetMetricGroupExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricGroupExpProcAddrTable", (void **)&ze_real.zetGetMetricGroupExpProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricGroupExpProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25508,13 +26465,16 @@ static ze_result_t ze_traced_zetGetMetricProcAddrTable(ze_zetGetMetricProcAddrTa
                                                        const void *tracer_caller,
                                                        ze_api_version_t version,
                                                        zet_metric_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetMetricProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricProcAddrTable", (void **)&ze_real.zetGetMetricProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25567,13 +26527,16 @@ static ze_result_t ze_traced_zetGetMetricStreamerProcAddrTable(ze_zetGetMetricSt
                                                                const void *tracer_caller,
                                                                ze_api_version_t version,
                                                                zet_metric_streamer_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetMetricStreamerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricStreamerProcAddrTable", (void **)&ze_real.zetGetMetricStreamerProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricStreamerProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25627,13 +26590,16 @@ static ze_result_t ze_traced_zetGetMetricQueryPoolProcAddrTable(ze_zetGetMetricQ
                                                                 const void *tracer_caller,
                                                                 ze_api_version_t version,
                                                                 zet_metric_query_pool_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetMetricQueryPoolProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricQueryPoolProcAddrTable", (void **)&ze_real.zetGetMetricQueryPoolProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryPoolProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25687,13 +26653,16 @@ static ze_result_t ze_traced_zetGetMetricQueryProcAddrTable(ze_zetGetMetricQuery
                                                             const void *tracer_caller,
                                                             ze_api_version_t version,
                                                             zet_metric_query_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetMetricQueryProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetMetricQueryProcAddrTable", (void **)&ze_real.zetGetMetricQueryProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetMetricQueryProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25747,13 +26716,16 @@ static ze_result_t ze_traced_zetGetTracerExpProcAddrTable(ze_zetGetTracerExpProc
                                                           const void *tracer_caller,
                                                           ze_api_version_t version,
                                                           zet_tracer_exp_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetTracerExpProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetTracerExpProcAddrTable", (void **)&ze_real.zetGetTracerExpProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetTracerExpProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25807,13 +26779,16 @@ static ze_result_t ze_traced_zetGetDebugProcAddrTable(ze_zetGetDebugProcAddrTabl
                                                       const void *tracer_caller,
                                                       ze_api_version_t version,
                                                       zet_debug_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zetGetDebugProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zetGetDebugProcAddrTable", (void **)&ze_real.zetGetDebugProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zetGetDebugProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25866,13 +26841,16 @@ static ze_result_t ze_traced_zesGetDriverProcAddrTable(ze_zesGetDriverProcAddrTa
                                                        const void *tracer_caller,
                                                        ze_api_version_t version,
                                                        zes_driver_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetDriverProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDriverProcAddrTable", (void **)&ze_real.zesGetDriverProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDriverProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25925,13 +26903,16 @@ static ze_result_t ze_traced_zesGetDeviceProcAddrTable(ze_zesGetDeviceProcAddrTa
                                                        const void *tracer_caller,
                                                        ze_api_version_t version,
                                                        zes_device_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetDeviceProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDeviceProcAddrTable", (void **)&ze_real.zesGetDeviceProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDeviceProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -25984,13 +26965,16 @@ static ze_result_t ze_traced_zesGetSchedulerProcAddrTable(ze_zesGetSchedulerProc
                                                           const void *tracer_caller,
                                                           ze_api_version_t version,
                                                           zes_scheduler_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetSchedulerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetSchedulerProcAddrTable", (void **)&ze_real.zesGetSchedulerProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetSchedulerProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26044,13 +27028,16 @@ static ze_result_t ze_traced_zesGetPerformanceFactorProcAddrTable(ze_zesGetPerfo
                                                                   const void *tracer_caller,
                                                                   ze_api_version_t version,
                                                                   zes_performance_factor_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetPerformanceFactorProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPerformanceFactorProcAddrTable", (void **)&ze_real.zesGetPerformanceFactorProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPerformanceFactorProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26104,13 +27091,16 @@ static ze_result_t ze_traced_zesGetPowerProcAddrTable(ze_zesGetPowerProcAddrTabl
                                                       const void *tracer_caller,
                                                       ze_api_version_t version,
                                                       zes_power_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetPowerProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPowerProcAddrTable", (void **)&ze_real.zesGetPowerProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPowerProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26163,13 +27153,16 @@ static ze_result_t ze_traced_zesGetFrequencyProcAddrTable(ze_zesGetFrequencyProc
                                                           const void *tracer_caller,
                                                           ze_api_version_t version,
                                                           zes_frequency_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetFrequencyProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFrequencyProcAddrTable", (void **)&ze_real.zesGetFrequencyProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFrequencyProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26223,13 +27216,16 @@ static ze_result_t ze_traced_zesGetEngineProcAddrTable(ze_zesGetEngineProcAddrTa
                                                        const void *tracer_caller,
                                                        ze_api_version_t version,
                                                        zes_engine_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetEngineProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetEngineProcAddrTable", (void **)&ze_real.zesGetEngineProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetEngineProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26282,13 +27278,16 @@ static ze_result_t ze_traced_zesGetStandbyProcAddrTable(ze_zesGetStandbyProcAddr
                                                         const void *tracer_caller,
                                                         ze_api_version_t version,
                                                         zes_standby_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetStandbyProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetStandbyProcAddrTable", (void **)&ze_real.zesGetStandbyProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetStandbyProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26341,13 +27340,16 @@ static ze_result_t ze_traced_zesGetFirmwareProcAddrTable(ze_zesGetFirmwareProcAd
                                                          const void *tracer_caller,
                                                          ze_api_version_t version,
                                                          zes_firmware_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetFirmwareProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFirmwareProcAddrTable", (void **)&ze_real.zesGetFirmwareProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFirmwareProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26400,13 +27402,16 @@ static ze_result_t ze_traced_zesGetMemoryProcAddrTable(ze_zesGetMemoryProcAddrTa
                                                        const void *tracer_caller,
                                                        ze_api_version_t version,
                                                        zes_memory_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetMemoryProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetMemoryProcAddrTable", (void **)&ze_real.zesGetMemoryProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetMemoryProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26459,13 +27464,16 @@ static ze_result_t ze_traced_zesGetFabricPortProcAddrTable(ze_zesGetFabricPortPr
                                                            const void *tracer_caller,
                                                            ze_api_version_t version,
                                                            zes_fabric_port_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetFabricPortProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFabricPortProcAddrTable", (void **)&ze_real.zesGetFabricPortProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFabricPortProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26519,13 +27527,16 @@ static ze_result_t ze_traced_zesGetTemperatureProcAddrTable(ze_zesGetTemperature
                                                             const void *tracer_caller,
                                                             ze_api_version_t version,
                                                             zes_temperature_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetTemperatureProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetTemperatureProcAddrTable", (void **)&ze_real.zesGetTemperatureProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetTemperatureProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26579,13 +27590,16 @@ static ze_result_t ze_traced_zesGetPsuProcAddrTable(ze_zesGetPsuProcAddrTable_fn
                                                     const void *tracer_caller,
                                                     ze_api_version_t version,
                                                     zes_psu_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetPsuProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetPsuProcAddrTable", (void **)&ze_real.zesGetPsuProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetPsuProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26638,13 +27652,16 @@ static ze_result_t ze_traced_zesGetFanProcAddrTable(ze_zesGetFanProcAddrTable_fn
                                                     const void *tracer_caller,
                                                     ze_api_version_t version,
                                                     zes_fan_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetFanProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetFanProcAddrTable", (void **)&ze_real.zesGetFanProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetFanProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26697,13 +27714,16 @@ static ze_result_t ze_traced_zesGetLedProcAddrTable(ze_zesGetLedProcAddrTable_fn
                                                     const void *tracer_caller,
                                                     ze_api_version_t version,
                                                     zes_led_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetLedProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetLedProcAddrTable", (void **)&ze_real.zesGetLedProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetLedProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26756,13 +27776,16 @@ static ze_result_t ze_traced_zesGetRasProcAddrTable(ze_zesGetRasProcAddrTable_fn
                                                     const void *tracer_caller,
                                                     ze_api_version_t version,
                                                     zes_ras_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetRasProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetRasProcAddrTable", (void **)&ze_real.zesGetRasProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetRasProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26815,13 +27838,16 @@ static ze_result_t ze_traced_zesGetDiagnosticsProcAddrTable(ze_zesGetDiagnostics
                                                             const void *tracer_caller,
                                                             ze_api_version_t version,
                                                             zes_diagnostics_dditable_t *pDdiTable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zesGetDiagnosticsProcAddrTable_fn *)tracer_resolve(
         "libze_loader.so.1", "zesGetDiagnosticsProcAddrTable", (void **)&ze_real.zesGetDiagnosticsProcAddrTable);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zesGetDiagnosticsProcAddrTable__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(version, pDdiTable);
   }
   ze_depth++;
@@ -26874,13 +27900,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zelLoaderGetVersions(ze_zelLoaderGetVersions_fn *tracer_real,
                                                   const void *tracer_caller, size_t *num_elems,
                                                   zel_component_version_t *versions) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zelLoaderGetVersions_fn *)tracer_resolve(
         "libze_loader.so.1", "zelLoaderGetVersions", (void **)&ze_real.zelLoaderGetVersions);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(num_elems, versions);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderGetVersions) &&
@@ -26951,13 +27980,16 @@ static ze_result_t ze_traced_zelLoaderTranslateHandle(ze_zelLoaderTranslateHandl
                                                       const void *tracer_caller,
                                                       zel_handle_type_t handleType, void *handleIn,
                                                       void **handleOut) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zelLoaderTranslateHandle_fn *)tracer_resolve(
         "libze_loader.so.1", "zelLoaderTranslateHandle", (void **)&ze_real.zelLoaderTranslateHandle);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(handleType, handleIn, handleOut);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelLoaderTranslateHandle) &&
@@ -27031,13 +28063,16 @@ static ze_result_t ze_traced_zelTracerCreate(ze_zelTracerCreate_fn *tracer_real,
                                              const void *tracer_caller,
                                              const zel_tracer_desc_t *desc,
                                              zel_tracer_handle_t *phTracer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zelTracerCreate_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerCreate", (void **)&ze_real.zelTracerCreate);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(desc, phTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerCreate) &&
@@ -27106,13 +28141,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zelTracerDestroy(ze_zelTracerDestroy_fn *tracer_real,
                                               const void *tracer_caller,
                                               zel_tracer_handle_t hTracer) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zelTracerDestroy_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerDestroy", (void **)&ze_real.zelTracerDestroy);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerDestroy) &&
@@ -27179,13 +28217,16 @@ static ze_result_t ze_traced_zelTracerSetPrologues(ze_zelTracerSetPrologues_fn *
                                                    const void *tracer_caller,
                                                    zel_tracer_handle_t hTracer,
                                                    zel_core_callbacks_t *pCoreCbs) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zelTracerSetPrologues_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetPrologues", (void **)&ze_real.zelTracerSetPrologues);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetPrologues) &&
@@ -27255,13 +28296,16 @@ static ze_result_t ze_traced_zelTracerSetEpilogues(ze_zelTracerSetEpilogues_fn *
                                                    const void *tracer_caller,
                                                    zel_tracer_handle_t hTracer,
                                                    zel_core_callbacks_t *pCoreCbs) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zelTracerSetEpilogues_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetEpilogues", (void **)&ze_real.zelTracerSetEpilogues);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, pCoreCbs);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEpilogues) &&
@@ -27330,13 +28374,16 @@ __attribute__((noinline))
 static ze_result_t ze_traced_zelTracerSetEnabled(ze_zelTracerSetEnabled_fn *tracer_real,
                                                  const void *tracer_caller,
                                                  zel_tracer_handle_t hTracer, ze_bool_t enable) {
-  if (!tracer_real)
+  /* The wrapper checked the events only when the real function was resolved. */
+  bool tracer_off = false;
+  if (!tracer_real) {
     tracer_real = (ze_zelTracerSetEnabled_fn *)tracer_resolve(
         "libze_loader.so.1", "zelTracerSetEnabled", (void **)&ze_real.zelTracerSetEnabled);
-  if (!(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full) ||
-        lttng_ust_tracepoint_enabled(lttng_ust_ze, call)) ||
-      ze_nested(tracer_caller) || tracer_recording_paused()) {
+    tracer_off = !(lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled__full) ||
+                   lttng_ust_tracepoint_enabled(lttng_ust_ze, call));
+  }
+  if (tracer_off || ze_nested(tracer_caller) || tracer_recording_paused()) {
     return tracer_real(hTracer, enable);
   }
   if (!lttng_ust_tracepoint_enabled(lttng_ust_ze, zelTracerSetEnabled) &&
